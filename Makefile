@@ -1,0 +1,51 @@
+# Makefile - the front door: installs what is missing, configures, builds and runs.
+#   make demo        the default pipeline over an example program, printing what each pass did
+#   make check       every test (lit/FileCheck suite, C API tests)
+#   make check-asan  the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
+
+LLVM_BIN     := /usr/lib/llvm-22/bin
+DEB_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake
+BUILD        ?= build
+BUILD_ASAN   ?= build-asan
+JOBS         ?= $(shell nproc 2>/dev/null || echo 2)
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+LIT          := $(LLVM_BIN)/lit -sv
+
+.PHONY: all deps build build-asan demo check check-lit check-asan clean
+
+all: build
+
+# Install only the Debian packages that are missing (apt-get update only when something is).
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+# cmake --build re-runs the configuration by itself when a CMakeLists.txt changes.
+build: deps
+	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: deps
+	@[ -f $(BUILD_ASAN)/CMakeCache.txt ] || cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DLATCH_SANITIZE=ON
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+
+demo: build
+	@sh examples/demo.sh $(BUILD)
+
+check: build
+	$(LIT) $(BUILD)/test/lit
+
+# Leaks inside libMLIR/libLLVM are suppressed only through test/asan/lsan.supp, which says why for each.
+check-asan: build-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/test/asan/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(LIT) $(BUILD_ASAN)/test/lit
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -1,0 +1,162 @@
+/* ops.c - the op descriptor table and the generic create/inspect helpers of the Latch dialects. */
+#include "ops.h"
+
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__})
+#define ATTRS(...) ATTRS_(__VA_ARGS__)
+#define ATTRS_(...) ((const latch_attr_desc[]){__VA_ARGS__}), \
+    (int)(sizeof((const latch_attr_desc[]){__VA_ARGS__}) / sizeof(latch_attr_desc))
+#define NO_ATTRS NULL, 0
+#define B LATCH_ATTR_BOOL
+#define I LATCH_ATTR_INT
+#define F LATCH_ATTR_FLOAT
+#define S LATCH_ATTR_STRING
+
+/* Columns: kind, op name, operand count (-1: variadic), result count (-1: variadic), regions, operand names,
+ * result names, attributes. Order of every list = the IRDL order of dialects/<dialect>.irdl.mlir. */
+#define OP(kind, name, nops, nres, nreg, ops, res, attrs) \
+  [LATCH_OP_##kind] = {LATCH_OP_##kind, name, nops, nres, nreg, ops, res, attrs}
+static const latch_op_desc op_table[LATCH_OP_COUNT] = {
+    OP(TASK_MATMUL, "task.matmul", 2, 1, 0, NAMES("a", "b"), NAMES("c"),
+       ATTRS({"transpose_a", B}, {"transpose_b", B})),
+    OP(TASK_GROUPED_MATMUL, "task.grouped_matmul", 3, 1, 0, NAMES("x", "w", "ends"), NAMES("y"), NO_ATTRS),
+    OP(TASK_MAP, "task.map", -1, -1, 1, NAMES("ins"), NAMES("outs"), NO_ATTRS),
+    OP(TASK_REDUCE, "task.reduce", 1, 1, 0, NAMES("x"), NAMES("y"), ATTRS({"axis", I}, {"kind", S})),
+    OP(TASK_RMSNORM, "task.rmsnorm", 2, 1, 0, NAMES("x", "w"), NAMES("y"), ATTRS({"eps", F})),
+    OP(TASK_SOFTMAX, "task.softmax", 1, 1, 0, NAMES("x"), NAMES("y"), NO_ATTRS),
+    OP(TASK_CROSS_ENTROPY, "task.cross_entropy", 2, 1, 0, NAMES("logits", "targets"), NAMES("loss"), NO_ATTRS),
+    OP(TASK_EMBEDDING, "task.embedding", 2, 1, 0, NAMES("table", "ids"), NAMES("y"), NO_ATTRS),
+    OP(TASK_ROPE, "task.rope", 1, 1, 0, NAMES("x"), NAMES("y"), ATTRS({"theta", F})),
+    OP(TASK_ATTENTION, "task.attention", 3, 1, 0, NAMES("q", "k", "v"), NAMES("o"), ATTRS({"causal", B}, {"scale", F})),
+    OP(TASK_TOPK, "task.topk", 1, 2, 0, NAMES("x"), NAMES("values", "indices"), ATTRS({"k", I})),
+    OP(TASK_BUCKET, "task.bucket", 1, 2, 0, NAMES("ids"), NAMES("order", "ends"), ATTRS({"buckets", I})),
+    OP(TASK_GATHER_ROWS, "task.gather_rows", 2, 1, 0, NAMES("x", "idx"), NAMES("y"), NO_ATTRS),
+    OP(TASK_SCATTER_ADD_ROWS, "task.scatter_add_rows", 2, 1, 0, NAMES("x", "idx"), NAMES("y"), ATTRS({"rows", I})),
+    OP(TASK_RESHAPE, "task.reshape", 1, 1, 0, NAMES("x"), NAMES("y"), NO_ATTRS),
+    OP(TASK_TRANSPOSE, "task.transpose", 1, 1, 0, NAMES("x"), NAMES("y"), ATTRS({"perm", LATCH_ATTR_I64_ARRAY})),
+    OP(TASK_CONVERT, "task.convert", 1, 1, 0, NAMES("x"), NAMES("y"), NO_ATTRS),
+    OP(TASK_ADAMW, "task.adamw", 5, 3, 0, NAMES("p", "g", "m", "v", "step"), NAMES("p_out", "m_out", "v_out"),
+       ATTRS({"lr", F}, {"beta1", F}, {"beta2", F}, {"eps", F}, {"weight_decay", F})),
+    OP(INTERVAL_PROGRAM, "interval.program", 0, 0, 1, NULL, NULL, ATTRS({"sym_name", S})),
+    OP(INTERVAL_INTERVAL, "interval.interval", 0, 0, 1, NULL, NULL, ATTRS({"name", S})),
+    OP(INTERVAL_BARRIER, "interval.barrier", 0, 0, 0, NULL, NULL, NO_ATTRS),
+    OP(ARENA_ARENA, "arena.arena", 0, 1, 0, NULL, NAMES("buffer"), ATTRS({"size", I}, {"alignment", I})),
+    OP(ARENA_SLOT, "arena.slot", 1, 1, 0, NAMES("arena"), NAMES("bytes"),
+       ATTRS({"offset", I}, {"size", I}, {"alignment", I})),
+    OP(ARENA_VIEW, "arena.view", 1, 1, 0, NAMES("slot"), NAMES("view"), NO_ATTRS),
+};
+#undef OP
+
+const latch_op_desc *latch_op_desc_get(latch_op_kind kind) {
+  if (kind <= LATCH_OP_UNKNOWN || kind >= LATCH_OP_COUNT)
+    return NULL;
+  return &op_table[kind];
+}
+
+latch_op_kind latch_op_kind_of(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
+    const char *candidate = op_table[kind].name;
+    if (strlen(candidate) == name.length && memcmp(candidate, name.data, name.length) == 0)
+      return (latch_op_kind)kind;
+  }
+  return LATCH_OP_UNKNOWN;
+}
+
+bool latch_op_is_task(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length > 5 && memcmp(name.data, "task.", 5) == 0;
+}
+
+MlirOperation latch_op_create(latch_op_kind kind, MlirLocation loc, intptr_t result_count,
+                              const MlirType *result_types, intptr_t operand_count,
+                              const MlirValue *operands, const MlirAttribute *attrs) {
+  const latch_op_desc *desc = latch_op_desc_get(kind);
+  if (!desc || (desc->operand_count >= 0 && desc->operand_count != operand_count) ||
+      (desc->result_count >= 0 && desc->result_count != result_count))
+    return (MlirOperation){NULL};
+  MlirContext context = mlirLocationGetContext(loc);
+  MlirOperationState state = mlirOperationStateGet(mlirStringRefCreateFromCString(desc->name), loc);
+  mlirOperationStateAddResults(&state, result_count, result_types);
+  mlirOperationStateAddOperands(&state, operand_count, operands);
+  MlirNamedAttribute named[8];
+  for (int i = 0; i < desc->attr_count; ++i) {
+    MlirIdentifier id = mlirIdentifierGet(context, mlirStringRefCreateFromCString(desc->attrs[i].name));
+    named[i] = mlirNamedAttributeGet(id, attrs[i]);
+  }
+  mlirOperationStateAddAttributes(&state, desc->attr_count, named);
+  MlirRegion regions[1];
+  for (int i = 0; i < desc->region_count; ++i)
+    regions[i] = mlirRegionCreate();
+  mlirOperationStateAddOwnedRegions(&state, desc->region_count, regions);
+  return mlirOperationCreate(&state);
+}
+
+static MlirAttribute find_attr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
+bool latch_attr_bool(MlirOperation op, const char *name, bool fallback) {
+  MlirAttribute attr = find_attr(op, name);
+  if (mlirAttributeIsNull(attr))
+    return fallback;
+  if (mlirAttributeIsABool(attr))
+    return mlirBoolAttrGetValue(attr);
+  if (mlirAttributeIsAInteger(attr))
+    return mlirIntegerAttrGetValueInt(attr) != 0;
+  return fallback;
+}
+
+int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback) {
+  MlirAttribute attr = find_attr(op, name);
+  return !mlirAttributeIsNull(attr) && mlirAttributeIsAInteger(attr) ? mlirIntegerAttrGetValueInt(attr)
+                                                                      : fallback;
+}
+
+double latch_attr_float(MlirOperation op, const char *name, double fallback) {
+  MlirAttribute attr = find_attr(op, name);
+  return !mlirAttributeIsNull(attr) && mlirAttributeIsAFloat(attr) ? mlirFloatAttrGetValueDouble(attr)
+                                                                    : fallback;
+}
+
+MlirStringRef latch_attr_string(MlirOperation op, const char *name) {
+  MlirAttribute attr = find_attr(op, name);
+  if (!mlirAttributeIsNull(attr) && mlirAttributeIsAString(attr))
+    return mlirStringAttrGetValue(attr);
+  return (MlirStringRef){"", 0};
+}
+
+intptr_t latch_attr_i64_array_size(MlirOperation op, const char *name) {
+  MlirAttribute attr = find_attr(op, name);
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsADenseI64Array(attr))
+    return -1;
+  return mlirDenseArrayGetNumElements(attr);
+}
+
+int64_t latch_attr_i64_array_get(MlirOperation op, const char *name, intptr_t index) {
+  return mlirDenseI64ArrayGetElement(find_attr(op, name), index);
+}
+
+MlirAttribute latch_attr_get_bool(MlirContext context, bool value) {
+  return mlirIntegerAttrGet(mlirIntegerTypeGet(context, 1), value ? 1 : 0);
+}
+
+MlirAttribute latch_attr_get_int(MlirContext context, int64_t value) {
+  return mlirIntegerAttrGet(mlirIntegerTypeGet(context, 64), value);
+}
+
+MlirAttribute latch_attr_get_float(MlirContext context, double value) {
+  return mlirFloatAttrDoubleGet(context, mlirF64TypeGet(context), value);
+}
+
+MlirAttribute latch_attr_get_string(MlirContext context, const char *value) {
+  return mlirStringAttrGet(context, mlirStringRefCreateFromCString(value));
+}
+
+MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, const int64_t *values) {
+  return mlirDenseI64ArrayGet(context, count, values);
+}

@@ -1,0 +1,175 @@
+/* ops.h - the op tables of the task, interval and arena dialects and a small C layer to create and
+ * inspect their ops: typed accessors for operands, results and attributes keep pass code short. */
+#ifndef LATCH_OPS_H
+#define LATCH_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+/* The kind of an attribute as the IRDL definitions declare it. */
+typedef enum latch_attr_kind {
+  LATCH_ATTR_BOOL,        /* i1 integer attribute */
+  LATCH_ATTR_INT,         /* i64 integer attribute */
+  LATCH_ATTR_FLOAT,       /* f64 float attribute */
+  LATCH_ATTR_STRING,      /* string attribute */
+  LATCH_ATTR_I64_ARRAY,   /* array<i64: ...> */
+} latch_attr_kind;
+
+typedef struct latch_attr_desc {
+  const char *name;
+  latch_attr_kind kind;
+} latch_attr_desc;
+
+/* Every op of the three dialects. Names, counts and attributes of each op are in the descriptor table
+ * of ops.c (in IRDL order); a C test checks that every kind has an entry and that the table agrees with
+ * the IRDL definitions. */
+#define LATCH_OP_LIST(X)                                   \
+  X(TASK_MATMUL)                   \
+  X(TASK_GROUPED_MATMUL)   \
+  X(TASK_MAP)                       \
+  X(TASK_REDUCE)                   \
+  X(TASK_RMSNORM)                 \
+  X(TASK_SOFTMAX)                 \
+  X(TASK_CROSS_ENTROPY)     \
+  X(TASK_EMBEDDING)             \
+  X(TASK_ROPE)                       \
+  X(TASK_ATTENTION)             \
+  X(TASK_TOPK)                       \
+  X(TASK_BUCKET)                   \
+  X(TASK_GATHER_ROWS)         \
+  X(TASK_SCATTER_ADD_ROWS) \
+  X(TASK_RESHAPE)                 \
+  X(TASK_TRANSPOSE)             \
+  X(TASK_CONVERT)                 \
+  X(TASK_ADAMW)                     \
+  X(INTERVAL_PROGRAM)         \
+  X(INTERVAL_INTERVAL)       \
+  X(INTERVAL_BARRIER)         \
+  X(ARENA_ARENA)                   \
+  X(ARENA_SLOT)                     \
+  X(ARENA_VIEW)
+
+typedef enum latch_op_kind {
+  LATCH_OP_UNKNOWN = 0,
+#define X(kind) LATCH_OP_##kind,
+  LATCH_OP_LIST(X)
+#undef X
+  LATCH_OP_COUNT
+} latch_op_kind;
+
+typedef struct latch_op_desc {
+  latch_op_kind kind;
+  const char *name;
+  int operand_count; /* -1: variadic */
+  int result_count;  /* -1: variadic */
+  int region_count;
+  const char *const *operand_names;
+  const char *const *result_names;
+  const latch_attr_desc *attrs;
+  int attr_count;
+} latch_op_desc;
+
+/* The descriptor of `kind`, or NULL for LATCH_OP_UNKNOWN. */
+const latch_op_desc *latch_op_desc_get(latch_op_kind kind);
+/* The kind of `op`, LATCH_OP_UNKNOWN for ops of other dialects. */
+latch_op_kind latch_op_kind_of(MlirOperation op);
+/* True when `op` is an op of the task dialect. */
+bool latch_op_is_task(MlirOperation op);
+
+/* Creates a detached op of `kind` (the caller owns it until it is inserted into a block). `attrs`
+ * holds one attribute per entry of the kind's attribute table, in table order. Region ops get
+ * `region_count` empty regions. Operand and result counts are checked against the table; returns a null
+ * op when they do not match. */
+MlirOperation latch_op_create(latch_op_kind kind, MlirLocation loc, intptr_t result_count,
+                              const MlirType *result_types, intptr_t operand_count,
+                              const MlirValue *operands, const MlirAttribute *attrs);
+
+/* Attribute values by name; a missing or mistyped attribute reads as the given fallback. */
+bool latch_attr_bool(MlirOperation op, const char *name, bool fallback);
+int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback);
+double latch_attr_float(MlirOperation op, const char *name, double fallback);
+MlirStringRef latch_attr_string(MlirOperation op, const char *name);
+/* Element count of an array<i64> attribute (-1 if absent), and its elements. */
+intptr_t latch_attr_i64_array_size(MlirOperation op, const char *name);
+int64_t latch_attr_i64_array_get(MlirOperation op, const char *name, intptr_t index);
+
+/* Attribute constructors in the form the IRDL definitions expect. */
+MlirAttribute latch_attr_get_bool(MlirContext context, bool value);
+MlirAttribute latch_attr_get_int(MlirContext context, int64_t value);
+MlirAttribute latch_attr_get_float(MlirContext context, double value);
+MlirAttribute latch_attr_get_string(MlirContext context, const char *value);
+MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, const int64_t *values);
+
+/* Typed accessors: latch_<op>_<operand>(op) returns that operand, latch_<op>_<result>_result(op) the
+ * result, latch_<op>_<attr>(op) the attribute value. Columns: op, name, index. */
+#define LATCH_OPERAND_LIST(X)                                                                  \
+  X(matmul, a, 0) X(matmul, b, 1)                                                              \
+  X(grouped_matmul, x, 0) X(grouped_matmul, w, 1) X(grouped_matmul, ends, 2)                   \
+  X(reduce, x, 0) X(rmsnorm, x, 0) X(rmsnorm, w, 1) X(softmax, x, 0)                           \
+  X(cross_entropy, logits, 0) X(cross_entropy, targets, 1)                                     \
+  X(embedding, table, 0) X(embedding, ids, 1) X(rope, x, 0)                                    \
+  X(attention, q, 0) X(attention, k, 1) X(attention, v, 2)                                     \
+  X(topk, x, 0) X(bucket, ids, 0) X(gather_rows, x, 0) X(gather_rows, idx, 1)                  \
+  X(scatter_add_rows, x, 0) X(scatter_add_rows, idx, 1)                                        \
+  X(reshape, x, 0) X(transpose, x, 0) X(convert, x, 0)                                         \
+  X(adamw, p, 0) X(adamw, g, 1) X(adamw, m, 2) X(adamw, v, 3) X(adamw, step, 4)                \
+  X(slot, arena, 0) X(view, slot, 0)
+
+#define LATCH_RESULT_LIST(X)                                                                   \
+  X(matmul, c, 0) X(grouped_matmul, y, 0) X(reduce, y, 0) X(rmsnorm, y, 0) X(softmax, y, 0)    \
+  X(cross_entropy, loss, 0) X(embedding, y, 0) X(rope, y, 0) X(attention, o, 0)                \
+  X(topk, values, 0) X(topk, indices, 1) X(bucket, order, 0) X(bucket, ends, 1)                \
+  X(gather_rows, y, 0) X(scatter_add_rows, y, 0) X(reshape, y, 0) X(transpose, y, 0)           \
+  X(convert, y, 0) X(adamw, p_out, 0) X(adamw, m_out, 1) X(adamw, v_out, 2)                    \
+  X(arena, buffer, 0) X(slot, bytes, 0) X(view, view, 0)
+
+/* Columns: op, attribute, C type, reader. */
+#define LATCH_ATTR_LIST(X)                                                                     \
+  X(matmul, transpose_a, bool, latch_attr_bool(op, "transpose_a", false))                      \
+  X(matmul, transpose_b, bool, latch_attr_bool(op, "transpose_b", false))                      \
+  X(reduce, axis, int64_t, latch_attr_int(op, "axis", 0))                                      \
+  X(reduce, kind, MlirStringRef, latch_attr_string(op, "kind"))                                \
+  X(rmsnorm, eps, double, latch_attr_float(op, "eps", 0))                                      \
+  X(rope, theta, double, latch_attr_float(op, "theta", 0))                                     \
+  X(attention, causal, bool, latch_attr_bool(op, "causal", false))                             \
+  X(attention, scale, double, latch_attr_float(op, "scale", 0))                                \
+  X(topk, k, int64_t, latch_attr_int(op, "k", 0))                                              \
+  X(bucket, buckets, int64_t, latch_attr_int(op, "buckets", 0))                                \
+  X(scatter_add_rows, rows, int64_t, latch_attr_int(op, "rows", 0))                            \
+  X(adamw, lr, double, latch_attr_float(op, "lr", 0))                                          \
+  X(adamw, beta1, double, latch_attr_float(op, "beta1", 0))                                    \
+  X(adamw, beta2, double, latch_attr_float(op, "beta2", 0))                                    \
+  X(adamw, eps, double, latch_attr_float(op, "eps", 0))                                        \
+  X(adamw, weight_decay, double, latch_attr_float(op, "weight_decay", 0))                      \
+  X(interval, name, MlirStringRef, latch_attr_string(op, "name"))                              \
+  X(arena, size, int64_t, latch_attr_int(op, "size", 0))                                       \
+  X(arena, alignment, int64_t, latch_attr_int(op, "alignment", 0))                             \
+  X(slot, offset, int64_t, latch_attr_int(op, "offset", 0))                                    \
+  X(slot, size, int64_t, latch_attr_int(op, "size", 0))                                        \
+  X(slot, alignment, int64_t, latch_attr_int(op, "alignment", 0))
+
+#define X(opname, field, index)                                            \
+  static inline MlirValue latch_##opname##_##field(MlirOperation op) {     \
+    return mlirOperationGetOperand(op, index);                            \
+  }
+LATCH_OPERAND_LIST(X)
+#undef X
+#define X(opname, field, index)                                              \
+  static inline MlirValue latch_##opname##_##field##_result(MlirOperation op) { \
+    return mlirOperationGetResult(op, index);                                \
+  }
+LATCH_RESULT_LIST(X)
+#undef X
+#define X(opname, field, ctype, reader)                                    \
+  static inline ctype latch_##opname##_##field(MlirOperation op) { return reader; }
+LATCH_ATTR_LIST(X)
+#undef X
+
+/* The scalar body of a task.map: its single block (NULL block if the region is empty). */
+static inline MlirBlock latch_map_body(MlirOperation op) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+}
+
+#endif

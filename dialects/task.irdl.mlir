@@ -1,0 +1,159 @@
+// The `task` dialect in IRDL: the functional tensor program (one op = one kind of work).
+// Embedded into the binaries at build time; shapes and dtypes are checked by latch-verify.
+irdl.dialect @task {
+  irdl.operation @matmul {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.results(c: %r0)
+    irdl.attributes {"transpose_a" = %a0, "transpose_b" = %a1}
+  }
+  irdl.operation @grouped_matmul {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %o0, w: %o1, ends: %o2)
+    irdl.results(y: %r0)
+  }
+  irdl.operation @map {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %g0 = irdl.region
+    irdl.operands(ins: variadic %o0)
+    irdl.results(outs: variadic %r0)
+    irdl.regions(body: %g0)
+  }
+  irdl.operation @reduce {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.string"
+    irdl.operands(x: %o0)
+    irdl.results(y: %r0)
+    irdl.attributes {"axis" = %a0, "kind" = %a1}
+  }
+  irdl.operation @rmsnorm {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.float"
+    irdl.operands(x: %o0, w: %o1)
+    irdl.results(y: %r0)
+    irdl.attributes {"eps" = %a0}
+  }
+  irdl.operation @softmax {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %o0)
+    irdl.results(y: %r0)
+  }
+  irdl.operation @cross_entropy {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(logits: %o0, targets: %o1)
+    irdl.results(loss: %r0)
+  }
+  irdl.operation @embedding {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(table: %o0, ids: %o1)
+    irdl.results(y: %r0)
+  }
+  irdl.operation @rope {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.float"
+    irdl.operands(x: %o0)
+    irdl.results(y: %r0)
+    irdl.attributes {"theta" = %a0}
+  }
+  irdl.operation @attention {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.float"
+    irdl.operands(q: %o0, k: %o1, v: %o2)
+    irdl.results(o: %r0)
+    irdl.attributes {"causal" = %a0, "scale" = %a1}
+  }
+  irdl.operation @topk {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(x: %o0)
+    irdl.results(values: %r0, indices: %r1)
+    irdl.attributes {"k" = %a0}
+  }
+  irdl.operation @bucket {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(ids: %o0)
+    irdl.results(order: %r0, ends: %r1)
+    irdl.attributes {"buckets" = %a0}
+  }
+  irdl.operation @gather_rows {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %o0, idx: %o1)
+    irdl.results(y: %r0)
+  }
+  irdl.operation @scatter_add_rows {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(x: %o0, idx: %o1)
+    irdl.results(y: %r0)
+    irdl.attributes {"rows" = %a0}
+  }
+  irdl.operation @reshape {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %o0)
+    irdl.results(y: %r0)
+  }
+  irdl.operation @transpose {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.dense_array"
+    irdl.operands(x: %o0)
+    irdl.results(y: %r0)
+    irdl.attributes {"perm" = %a0}
+  }
+  irdl.operation @convert {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %o0)
+    irdl.results(y: %r0)
+  }
+  irdl.operation @adamw {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %o3 = irdl.base "!builtin.tensor"
+    %o4 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    %r2 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.float"
+    %a1 = irdl.base "#builtin.float"
+    %a2 = irdl.base "#builtin.float"
+    %a3 = irdl.base "#builtin.float"
+    %a4 = irdl.base "#builtin.float"
+    irdl.operands(p: %o0, g: %o1, m: %o2, v: %o3, step: %o4)
+    irdl.results(p_out: %r0, m_out: %r1, v_out: %r2)
+    irdl.attributes {"lr" = %a0, "beta1" = %a1, "beta2" = %a2, "eps" = %a3, "weight_decay" = %a4}
+  }
+}

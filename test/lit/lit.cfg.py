@@ -1,0 +1,20 @@
+# lit configuration of the Latch regression suite (FileCheck, not and count come from llvm-22-tools).
+import os
+import lit.formats
+
+config.name = "latch"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".c", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.latch_bin_dir, "test", "lit")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.latch_bin_dir, os.path.join(config.latch_bin_dir, "test", "capi"), config.llvm_tools_dir,
+     config.environment.get("PATH", os.environ.get("PATH", ""))])
+for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+    if name in os.environ:
+        config.environment[name] = os.environ[name]
+config.substitutions.append(("%latch_src", config.latch_source_dir))
+if config.latch_sanitize:
+    config.available_features.add("asan")

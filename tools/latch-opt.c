@@ -1,0 +1,231 @@
+/* latch-opt.c - runs pass pipelines that mix Latch passes with upstream MLIR passes over .mlir input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+
+#include "../dialects/dialects.h"
+#include "../passes/pass.h"
+#include "../support/diagnostics.h"
+#include "../support/source.h"
+
+static const char usage[] =
+    "usage: latch-opt [options] [INPUT.mlir | -]\n"
+    "\n"
+    "  --pass-pipeline='builtin.module(...)'  passes to run; Latch and upstream passes mix freely,\n"
+    "                                         options in braces: latch-foo{threshold=4}\n"
+    "  -o FILE                                write the result to FILE (default: stdout)\n"
+    "  --split-input-file                     treat '// -----' lines as separators of independent inputs\n"
+    "  --print-ir-after-all                   print the IR after every pass (to stderr)\n"
+    "  --verify-each[=true|false]             run the MLIR verifier after every pass (default: true)\n"
+    "  --list-passes                          list Latch passes, named pipelines and upstream passes\n"
+    "  --help                                 show this text\n";
+
+typedef struct options {
+  const char *input;
+  const char *output;
+  const char *pipeline;
+  bool split_input_file;
+  bool print_ir_after_all;
+  bool verify_each;
+  bool list_passes;
+} options;
+
+static const struct {
+  const char *name, *summary;
+} upstream_passes[] = {
+#include "upstream_passes.inc"
+};
+
+static void ignore_message(MlirStringRef message, void *user_data) {
+  (void)message;
+  (void)user_data;
+}
+
+static int list_passes(MlirContext context) {
+  printf("Latch passes:\n");
+  for (size_t i = 0; i < latch_pass_count(); ++i) {
+    const latch_pass_info *info = latch_pass_at(i);
+    if (info->pipeline)
+      continue;
+    printf("  %-40s %s\n", info->name, info->summary);
+    for (size_t j = 0; j < info->option_count; ++j) {
+      const latch_pass_option *option = &info->options[j];
+      char spec[128];
+      snprintf(spec, sizeof(spec), "%s=%s", option->name, option->default_value);
+      printf("      %-36s %s\n", spec, option->summary);
+    }
+  }
+  printf("Latch pipelines:\n");
+  for (size_t i = 0; i < latch_pass_count(); ++i) {
+    const latch_pass_info *info = latch_pass_at(i);
+    if (info->pipeline)
+      printf("  %-40s %s (= %s)\n", info->name, info->summary, info->pipeline);
+  }
+  /* Only the upstream passes that this MLIR build actually registers (mlir-opt also has test passes). */
+  printf("Upstream MLIR passes:\n");
+  for (size_t i = 0; i < sizeof(upstream_passes) / sizeof(upstream_passes[0]); ++i) {
+    MlirPassManager pm = mlirPassManagerCreate(context);
+    MlirLogicalResult known = mlirOpPassManagerAddPipeline(
+        mlirPassManagerGetAsOpPassManager(pm), mlirStringRefCreateFromCString(upstream_passes[i].name),
+        ignore_message, NULL);
+    mlirPassManagerDestroy(pm);
+    if (mlirLogicalResultIsSuccess(known))
+      printf("  %-40s %s\n", upstream_passes[i].name, upstream_passes[i].summary);
+  }
+  return 0;
+}
+
+/* Returns 0 when the options parse, 1 (after one `error:` line) when they do not, 2 for --help. */
+static int parse_arguments(int argc, char **argv, options *out) {
+  *out = (options){.input = NULL, .output = NULL, .pipeline = NULL, .verify_each = true};
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      fputs(usage, stdout);
+      return 2;
+    } else if (strncmp(arg, "--pass-pipeline=", 16) == 0) {
+      out->pipeline = arg + 16;
+    } else if (strcmp(arg, "--pass-pipeline") == 0 || strcmp(arg, "-o") == 0) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "latch-opt: error: %s needs a value\n", arg);
+        return 1;
+      }
+      if (arg[1] == 'o')
+        out->output = argv[++i];
+      else
+        out->pipeline = argv[++i];
+    } else if (strcmp(arg, "--split-input-file") == 0) {
+      out->split_input_file = true;
+    } else if (strcmp(arg, "--print-ir-after-all") == 0) {
+      out->print_ir_after_all = true;
+    } else if (strcmp(arg, "--verify-each") == 0 || strcmp(arg, "--verify-each=true") == 0) {
+      out->verify_each = true;
+    } else if (strcmp(arg, "--verify-each=false") == 0) {
+      out->verify_each = false;
+    } else if (strcmp(arg, "--list-passes") == 0) {
+      out->list_passes = true;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      fprintf(stderr, "latch-opt: error: unknown option '%s' (see --help)\n", arg);
+      return 1;
+    } else if (out->input) {
+      fprintf(stderr, "latch-opt: error: more than one input file ('%s' and '%s')\n", out->input, arg);
+      return 1;
+    } else {
+      out->input = arg;
+    }
+  }
+  if (!out->input)
+    out->input = "-";
+  return 0;
+}
+
+/* Builds a pass manager for `opts`; on a bad pipeline prints one `error:` line and returns null. */
+static MlirPassManager create_pass_manager(MlirContext context, const options *opts,
+                                           MlirOpPrintingFlags flags) {
+  MlirPassManager pm =
+      mlirPassManagerCreateOnOperation(context, mlirStringRefCreateFromCString("builtin.module"));
+  mlirPassManagerEnableVerifier(pm, opts->verify_each);
+  if (opts->print_ir_after_all)
+    mlirPassManagerEnableIRPrinting(pm, false, true, true, false, false, flags,
+                                    mlirStringRefCreateFromCString(""));
+  if (opts->pipeline) {
+    char error[1024];
+    if (!latch_pipeline_parse(pm, opts->pipeline, error, sizeof(error))) {
+      fprintf(stderr, "latch-opt: error: %s\n", error);
+      mlirPassManagerDestroy(pm);
+      return (MlirPassManager){NULL};
+    }
+  }
+  return pm;
+}
+
+/* Parses, transforms and prints one input; returns false when anything reported an error. */
+static bool process(MlirContext context, const options *opts, MlirOpPrintingFlags flags,
+                    const char *display_name, const char *text, size_t length, FILE *output) {
+  latch_diagnostic_sink sink;
+  latch_diagnostic_sink_attach(&sink, context, stderr, display_name);
+  bool ok = false;
+  MlirModule module = latch_source_parse(context, text, length);
+  if (!mlirModuleIsNull(module)) {
+    MlirPassManager pm = create_pass_manager(context, opts, flags);
+    if (!mlirPassManagerIsNull(pm)) {
+      MlirOperation top = mlirModuleGetOperation(module);
+      ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, top));
+      if (ok) {
+        mlirOperationPrintWithFlags(top, flags, latch_print_to_file, output);
+        fputc('\n', output);
+      }
+      mlirPassManagerDestroy(pm);
+    }
+    mlirModuleDestroy(module);
+  }
+  latch_diagnostic_sink_detach(&sink);
+  return ok && sink.error_count == 0;
+}
+
+int main(int argc, char **argv) {
+  options opts;
+  int status = parse_arguments(argc, argv, &opts);
+  if (status)
+    return status == 2 ? 0 : 1;
+
+  MlirContext context = latch_context_create();
+  if (mlirContextIsNull(context))
+    return 1;
+  mlirRegisterAllPasses();
+  if (opts.list_passes) {
+    int result = list_passes(context);
+    mlirContextDestroy(context);
+    return result;
+  }
+
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  /* Check the pipeline once up front so that a bad one is one error, not one per input chunk. */
+  MlirPassManager probe = create_pass_manager(context, &opts, flags);
+  bool ok = !mlirPassManagerIsNull(probe);
+  if (ok)
+    mlirPassManagerDestroy(probe);
+
+  latch_source source;
+  if (ok)
+    ok = latch_source_initialize(&source, "latch-opt", opts.input);
+  FILE *output = NULL;
+  if (ok) {
+    output = opts.output ? fopen(opts.output, "w") : stdout;
+    if (!output) {
+      fprintf(stderr, "latch-opt: error: cannot write '%s'\n", opts.output);
+      ok = false;
+    }
+    if (ok && !opts.split_input_file) {
+      ok = process(context, &opts, flags, source.display_name, source.text, source.length, output);
+    } else if (ok) {
+      latch_source_chunk *chunks = NULL;
+      size_t count = latch_source_split(&source, &chunks);
+      if (count == 0) {
+        fprintf(stderr, "latch-opt: error: out of memory splitting '%s'\n", source.display_name);
+        ok = false;
+      }
+      for (size_t i = 0; i < count; ++i) {
+        if (i)
+          fputs("// -----\n", output);
+        /* Every chunk runs even after a failure, as mlir-opt does, so one run shows every error. */
+        if (!process(context, &opts, flags, source.display_name, chunks[i].text, chunks[i].length,
+                     output))
+          ok = false;
+      }
+      latch_source_chunks_free(chunks, count);
+    }
+    if (output && output != stdout && fclose(output) != 0) {
+      fprintf(stderr, "latch-opt: error: cannot write '%s'\n", opts.output);
+      ok = false;
+    }
+    latch_source_deinitialize(&source);
+  }
+  mlirOpPrintingFlagsDestroy(flags);
+  mlirContextDestroy(context);
+  return ok ? 0 : 1;
+}
