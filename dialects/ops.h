@@ -167,6 +167,14 @@ LATCH_RESULT_LIST(X)
 LATCH_ATTR_LIST(X)
 #undef X
 
+/* The `perm` attribute of a task.transpose: its entry count (-1 when it is not an array<i64>) and entries. */
+static inline intptr_t latch_transpose_perm_size(MlirOperation op) {
+  return latch_attr_i64_array_size(op, "perm");
+}
+static inline int64_t latch_transpose_perm_at(MlirOperation op, intptr_t index) {
+  return latch_attr_i64_array_get(op, "perm", index);
+}
+
 /* The scalar body of a task.map: its single block (NULL block if the region is empty). */
 static inline MlirBlock latch_map_body(MlirOperation op) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));

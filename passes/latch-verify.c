@@ -1,103 +1,697 @@
 /* latch-verify.c - the semantic verifier of task programs: every rule that IRDL cannot express
- * (shapes, dtypes, attribute ranges), one clear message per rule. */
+ * (shapes, dtypes, attribute ranges), one clear message per rule. The rules and their messages are
+ * listed at the end of docs/task-dialect.md.
+ *
+ * Most rules are rows of four tables: attribute kinds (from the op descriptors of ops.c), per-value rank
+ * and dtype rules, attribute ranges, and relations between two values or a value and an attribute. What
+ * no table can say (matmul transposes, map bodies, reduce axes, permutations) is one function per op. */
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 
 #include "../dialects/ops.h"
 #include "pass.h"
 
-/* Reports `message` at `op` and counts it; verification goes on so that one run shows every problem. */
 typedef struct verifier {
   int errors;
 } verifier;
 
-static void report(verifier *v, MlirOperation op, const char *message) {
-  char text[512];
+/* Reports a printf-style `format` at `op`'s location, prefixed with the op name, and counts it;
+ * verification goes on so that one run shows every problem. */
+static void report(verifier *v, MlirOperation op, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static void report(verifier *v, MlirOperation op, const char *format, ...) {
+  char message[448], text[512];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   snprintf(text, sizeof(text), "'%.*s' %s", (int)name.length, name.data, message);
   mlirEmitError(mlirOperationGetLocation(op), text);
   v->errors++;
 }
 
-static MlirType operand_type(MlirOperation op, intptr_t i) {
-  return mlirValueGetType(mlirOperationGetOperand(op, i));
+/* A short text for a message (a type, a shape, a value name), returned by value so that calls nest in
+ * report's arguments; longer texts are cut. */
+typedef struct text {
+  char s[96];
+} text;
+
+static void appendf(text *t, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void appendf(text *t, const char *format, ...) {
+  size_t used = strlen(t->s);
+  va_list args;
+  va_start(args, format);
+  vsnprintf(t->s + used, sizeof(t->s) - used, format, args);
+  va_end(args);
 }
 
-static MlirType result_type(MlirOperation op, intptr_t i) {
-  return mlirValueGetType(mlirOperationGetResult(op, i));
+static void append_piece(MlirStringRef piece, void *user_data) {
+  appendf(user_data, "%.*s", (int)piece.length, piece.data);
 }
 
-static bool is_ranked_tensor(MlirType type) { return mlirTypeIsARankedTensor(type); }
+static text type_text(MlirType type) {
+  text t = {""};
+  mlirTypePrint(type, append_piece, &t);
+  return t;
+}
 
+static text attr_text(MlirAttribute attr) {
+  text t = {""};
+  if (mlirAttributeIsNull(attr))
+    appendf(&t, "nothing");
+  else
+    mlirAttributePrint(attr, append_piece, &t);
+  return t;
+}
+
+static MlirType type_of(MlirValue value) { return mlirValueGetType(value); }
+static MlirType element_of(MlirValue value) { return mlirShapedTypeGetElementType(type_of(value)); }
 static int64_t rank_of(MlirType type) { return mlirShapedTypeGetRank(type); }
-
 static int64_t dim(MlirType type, intptr_t i) { return mlirShapedTypeGetDimSize(type, i); }
 
-/* Every task operand and result is a ranked, static tensor of f32, bf16 or i32 (f64 is allowed too,
- * for reference programs). */
-static bool check_tensor_types(verifier *v, MlirOperation op) {
-  bool ok = true;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
-    MlirType type = operand_type(op, i);
-    if (!is_ranked_tensor(type) || !mlirShapedTypeHasStaticShape(type)) {
-      report(v, op, "operands must be ranked tensors of static shape");
-      ok = false;
-      break;
-    }
+static text shape_text(MlirType type) {
+  text t = {"["};
+  for (intptr_t i = 0; i < rank_of(type); ++i)
+    appendf(&t, "%s%lld", i ? ", " : "", (long long)dim(type, i));
+  appendf(&t, "]");
+  return t;
+}
+
+static bool same_shape(MlirType a, MlirType b) {
+  if (rank_of(a) != rank_of(b))
+    return false;
+  for (intptr_t i = 0; i < rank_of(a); ++i)
+    if (dim(a, i) != dim(b, i))
+      return false;
+  return true;
+}
+
+static uint64_t element_count(MlirType type) {
+  uint64_t count = 1;
+  for (intptr_t i = 0; i < rank_of(type); ++i)
+    count *= (uint64_t)dim(type, i);
+  return count;
+}
+
+/* Operands are side 0, results side 1. */
+static intptr_t value_count(MlirOperation op, int side) {
+  return side ? mlirOperationGetNumResults(op) : mlirOperationGetNumOperands(op);
+}
+
+static MlirValue value_at(MlirOperation op, int side, intptr_t i) {
+  return side ? mlirOperationGetResult(op, i) : mlirOperationGetOperand(op, i);
+}
+
+/* The name of operand/result `i` as the IRDL definition gives it; `ins[2]` for variadic ones. */
+static text value_name(const latch_op_desc *desc, int side, intptr_t i) {
+  const char *const *names = side ? desc->result_names : desc->operand_names;
+  text t = {""};
+  if ((side ? desc->result_count : desc->operand_count) < 0)
+    appendf(&t, "%s[%ld]", names[0], (long)i);
+  else
+    appendf(&t, "%s", names[i]);
+  return t;
+}
+
+/* The operand or result that `desc` names `name`. */
+static bool find_value(MlirOperation op, const latch_op_desc *desc, const char *name, MlirValue *out) {
+  for (int side = 0; side < 2; ++side) {
+    int count = side ? desc->result_count : desc->operand_count;
+    const char *const *names = side ? desc->result_names : desc->operand_names;
+    for (int i = 0; i < count; ++i)
+      if (strcmp(names[i], name) == 0) {
+        *out = value_at(op, side, i);
+        return true;
+      }
   }
-  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i) {
-    MlirType type = result_type(op, i);
-    if (!is_ranked_tensor(type) || !mlirShapedTypeHasStaticShape(type)) {
-      report(v, op, "results must be ranked tensors of static shape");
+  return false;
+}
+
+static MlirType named_type(MlirOperation op, const latch_op_desc *desc, const char *name) {
+  MlirValue value = {NULL};
+  find_value(op, desc, name, &value);
+  return type_of(value);
+}
+
+/* ---- Element types ---------------------------------------------------------------------------- */
+
+static bool is_f32(MlirType t) { return mlirTypeIsAF32(t); }
+static bool is_i32(MlirType t) {
+  return mlirTypeIsAInteger(t) && mlirIntegerTypeIsSignless(t) && mlirIntegerTypeGetWidth(t) == 32;
+}
+static bool is_float(MlirType t) { return mlirTypeIsAF32(t) || mlirTypeIsABF16(t) || mlirTypeIsAF64(t); }
+static bool is_f32_or_i32(MlirType t) { return is_f32(t) || is_i32(t); }
+static bool is_storable(MlirType t) { return is_float(t) || is_i32(t); }
+
+typedef enum dtype_class { ANY_DTYPE, FLOAT, F32, I32, F32_OR_I32 } dtype_class;
+
+static const struct {
+  bool (*accepts)(MlirType);
+  const char *text;
+} dtype_classes[] = {
+    [ANY_DTYPE] = {NULL, NULL},
+    [FLOAT] = {is_float, "a float element type (f32, bf16 or f64)"},
+    [F32] = {is_f32, "element type f32"},
+    [I32] = {is_i32, "element type i32"},
+    [F32_OR_I32] = {is_f32_or_i32, "element type f32 or i32"},
+};
+
+/* ---- Attribute kinds: the precise kind ops.c declares for each attribute ------------------------ */
+
+static bool has_width(MlirAttribute a, unsigned width) {
+  return mlirAttributeIsAInteger(a) && mlirIntegerTypeGetWidth(mlirAttributeGetType(a)) == width;
+}
+static bool is_i1_attr(MlirAttribute a) { return has_width(a, 1); }
+static bool is_i64_attr(MlirAttribute a) { return has_width(a, 64); }
+static bool is_f64_attr(MlirAttribute a) { return mlirAttributeIsAFloat(a) && mlirTypeIsAF64(mlirAttributeGetType(a)); }
+
+static const struct {
+  bool (*accepts)(MlirAttribute);
+  const char *text;
+} attr_kinds[] = {
+    [LATCH_ATTR_BOOL] = {is_i1_attr, "an i1 (true or false)"},
+    [LATCH_ATTR_INT] = {is_i64_attr, "an i64 integer"},
+    [LATCH_ATTR_FLOAT] = {is_f64_attr, "an f64 float"},
+    [LATCH_ATTR_STRING] = {mlirAttributeIsAString, "a string"},
+    [LATCH_ATTR_I64_ARRAY] = {mlirAttributeIsADenseI64Array, "an array<i64>"},
+};
+
+/* Every operand and result is a static ranked tensor of one of the four dtypes. Returns false when
+ * later rules cannot run (a dynamic shape). */
+static bool check_types(verifier *v, MlirOperation op, const latch_op_desc *desc) {
+  bool shaped = true;
+  for (int side = 0; side < 2; ++side)
+    for (intptr_t i = 0; i < value_count(op, side); ++i) {
+      MlirType type = type_of(value_at(op, side, i));
+      if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type)) {
+        report(v, op, "%s must be ranked tensors of static shape", side ? "results" : "operands");
+        shaped = false;
+        break;
+      }
+      if (!is_storable(mlirShapedTypeGetElementType(type)))
+        report(v, op, "'%s' has element type %s; task tensors hold f32, bf16, f64 or i32",
+               value_name(desc, side, i).s, type_text(mlirShapedTypeGetElementType(type)).s);
+    }
+  return shaped;
+}
+
+/* Every attribute has the exact kind of the descriptor table (IRDL checks only the base kind). Returns
+ * false when one does not: its value cannot be read. */
+static bool check_attr_kinds(verifier *v, MlirOperation op, const latch_op_desc *desc) {
+  bool ok = true;
+  for (int i = 0; i < desc->attr_count; ++i) {
+    const latch_attr_desc *expected = &desc->attrs[i];
+    MlirAttribute attr = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(expected->name));
+    if (mlirAttributeIsNull(attr) || !attr_kinds[expected->kind].accepts(attr)) {
+      report(v, op, "attribute '%s' must be %s, got %s", expected->name, attr_kinds[expected->kind].text,
+             attr_text(attr).s);
       ok = false;
-      break;
     }
   }
   return ok;
 }
 
+/* ---- Value rules: rank and element type of one operand or result ------------------------------ */
+
+enum { ANY_RANK = -1, NONZERO_RANK = -2 };
+
+typedef struct value_rule {
+  latch_op_kind op;
+  const char *name;
+  int rank; /* the rank, ANY_RANK or NONZERO_RANK */
+  dtype_class dtype;
+} value_rule;
+
+/* Columns: op, operand or result, rank, element types. */
+#define V(op, name, rank, dtype) {LATCH_OP_TASK_##op, name, rank, dtype}
+static const value_rule value_rules[] = {
+    V(MATMUL, "a", ANY_RANK, FLOAT),
+    V(MATMUL, "b", ANY_RANK, FLOAT),
+    V(GROUPED_MATMUL, "x", 2, FLOAT),
+    V(GROUPED_MATMUL, "w", 3, FLOAT),
+    V(GROUPED_MATMUL, "ends", 1, I32),
+    V(GROUPED_MATMUL, "y", 2, ANY_DTYPE),
+    V(REDUCE, "x", NONZERO_RANK, ANY_DTYPE),
+    V(RMSNORM, "x", NONZERO_RANK, FLOAT),
+    V(RMSNORM, "w", 1, FLOAT),
+    V(RMSNORM, "y", ANY_RANK, FLOAT),
+    V(SOFTMAX, "x", NONZERO_RANK, FLOAT),
+    V(SOFTMAX, "y", ANY_RANK, FLOAT),
+    V(CROSS_ENTROPY, "logits", 2, FLOAT),
+    V(CROSS_ENTROPY, "targets", 1, I32),
+    V(CROSS_ENTROPY, "loss", 0, F32),
+    V(EMBEDDING, "table", 2, ANY_DTYPE),
+    V(EMBEDDING, "ids", ANY_RANK, I32),
+    V(ROPE, "x", 4, FLOAT),
+    V(ATTENTION, "q", 4, FLOAT),
+    V(ATTENTION, "k", 4, FLOAT),
+    V(ATTENTION, "v", 4, FLOAT),
+    V(ATTENTION, "o", ANY_RANK, FLOAT),
+    V(TOPK, "x", 2, FLOAT),
+    V(TOPK, "values", 2, ANY_DTYPE),
+    V(TOPK, "indices", 2, I32),
+    V(BUCKET, "ids", 2, I32),
+    V(BUCKET, "order", 1, I32),
+    V(BUCKET, "ends", 1, I32),
+    V(GATHER_ROWS, "x", 2, ANY_DTYPE),
+    V(GATHER_ROWS, "idx", 1, I32),
+    V(GATHER_ROWS, "y", 2, ANY_DTYPE),
+    V(SCATTER_ADD_ROWS, "x", 2, ANY_DTYPE),
+    V(SCATTER_ADD_ROWS, "idx", 1, I32),
+    V(SCATTER_ADD_ROWS, "y", 2, ANY_DTYPE),
+    V(ADAMW, "p", ANY_RANK, F32),
+    V(ADAMW, "g", ANY_RANK, F32),
+    V(ADAMW, "m", ANY_RANK, F32),
+    V(ADAMW, "v", ANY_RANK, F32),
+    V(ADAMW, "step", 0, F32_OR_I32),
+    V(ADAMW, "p_out", ANY_RANK, F32),
+    V(ADAMW, "m_out", ANY_RANK, F32),
+    V(ADAMW, "v_out", ANY_RANK, F32),
+};
+#undef V
+
+/* Returns false when a rank is wrong: the dims that later rules read may then not exist. */
+static bool check_values(verifier *v, MlirOperation op, const latch_op_desc *desc) {
+  bool ranks_ok = true;
+  for (size_t i = 0; i < sizeof(value_rules) / sizeof(value_rules[0]); ++i) {
+    const value_rule *rule = &value_rules[i];
+    if (rule->op != desc->kind)
+      continue;
+    MlirType type = named_type(op, desc, rule->name);
+    int64_t rank = rank_of(type);
+    if (rule->rank == NONZERO_RANK && rank == 0) {
+      report(v, op, "'%s' must have rank >= 1, got 0", rule->name);
+      ranks_ok = false;
+    } else if (rule->rank >= 0 && rank != rule->rank) {
+      report(v, op, "'%s' must have rank %d, got %lld", rule->name, rule->rank, (long long)rank);
+      ranks_ok = false;
+    }
+    MlirType element = mlirShapedTypeGetElementType(type);
+    if (rule->dtype != ANY_DTYPE && !dtype_classes[rule->dtype].accepts(element))
+      report(v, op, "'%s' must have %s, got %s", rule->name, dtype_classes[rule->dtype].text, type_text(element).s);
+  }
+  return ranks_ok;
+}
+
+/* ---- Attribute ranges ------------------------------------------------------------------------- */
+
+typedef struct attr_range {
+  latch_op_kind op;
+  const char *name;
+  double low, high; /* -INFINITY / INFINITY: unbounded on that side (but the value must be finite) */
+  bool low_closed, high_closed;
+} attr_range;
+
+/* Columns: op, attribute, lower bound, upper bound, whether each bound itself is allowed. NaN fails
+ * every range. */
+#define R(op, name, low, high, low_closed, high_closed) {LATCH_OP_TASK_##op, name, low, high, low_closed, high_closed}
+static const attr_range attr_ranges[] = {
+    R(RMSNORM, "eps", 0, INFINITY, false, false),
+    R(ROPE, "theta", 0, INFINITY, false, false),
+    R(ATTENTION, "scale", -INFINITY, INFINITY, false, false),
+    R(TOPK, "k", 1, INFINITY, true, false),
+    R(BUCKET, "buckets", 1, INFINITY, true, false),
+    R(SCATTER_ADD_ROWS, "rows", 1, INFINITY, true, false),
+    R(ADAMW, "lr", 0, INFINITY, false, false),
+    R(ADAMW, "beta1", 0, 1, true, false),
+    R(ADAMW, "beta2", 0, 1, true, false),
+    R(ADAMW, "eps", 0, INFINITY, false, false),
+    R(ADAMW, "weight_decay", 0, INFINITY, true, false),
+};
+#undef R
+
+static text range_text(const attr_range *r) {
+  text t = {""};
+  if (isinf(r->low) && isinf(r->high))
+    appendf(&t, "finite");
+  else if (isinf(r->high))
+    appendf(&t, "%s %g", r->low_closed ? ">=" : ">", r->low);
+  else
+    appendf(&t, "in %c%g, %g%c", r->low_closed ? '[' : '(', r->low, r->high, r->high_closed ? ']' : ')');
+  return t;
+}
+
+static void check_attr_ranges(verifier *v, MlirOperation op, latch_op_kind kind) {
+  for (size_t i = 0; i < sizeof(attr_ranges) / sizeof(attr_ranges[0]); ++i) {
+    const attr_range *r = &attr_ranges[i];
+    if (r->op != kind)
+      continue;
+    MlirAttribute attr = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(r->name));
+    double x = mlirAttributeIsAFloat(attr) ? mlirFloatAttrGetValueDouble(attr)
+                                           : (double)mlirIntegerAttrGetValueInt(attr);
+    bool above = r->low_closed ? x >= r->low : x > r->low;
+    bool below = r->high_closed ? x <= r->high : x < r->high;
+    if (!above || !below)
+      report(v, op, "attribute '%s' must be %s, got %g", r->name, range_text(r).s, x);
+  }
+}
+
+/* ---- Relations between two values, or a dim and an integer attribute -------------------------- */
+
+typedef enum relation_kind {
+  SAME_SHAPE, /* a has the shape of b */
+  SAME_DTYPE, /* a has the element type of b */
+  ACC_DTYPE,  /* a's element type is f32 or b's */
+  DIM_EQ,     /* size a == size b */
+  DIM_LE,     /* size a <= size b */
+} relation_kind;
+
+enum { LAST = -1 }; /* the last dim */
+
+typedef struct relation {
+  latch_op_kind op;
+  relation_kind kind;
+  const char *a, *b; /* operand, result or (for sizes) integer attribute names */
+  int a_dim, b_dim;  /* for sizes of values: which dim (LAST: the last one) */
+} relation;
+
+/* Columns: op, kind, then a and b (name and dim for the size relations). Every dim named here exists
+ * once the value rules hold. */
+#define SHAPE(op, a, b) {LATCH_OP_TASK_##op, SAME_SHAPE, a, b, 0, 0}
+#define DTYPE(op, a, b) {LATCH_OP_TASK_##op, SAME_DTYPE, a, b, 0, 0}
+#define ACC(op, a, b) {LATCH_OP_TASK_##op, ACC_DTYPE, a, b, 0, 0}
+#define EQ(op, a, a_dim, b, b_dim) {LATCH_OP_TASK_##op, DIM_EQ, a, b, a_dim, b_dim}
+#define LE(op, a, a_dim, b, b_dim) {LATCH_OP_TASK_##op, DIM_LE, a, b, a_dim, b_dim}
+static const relation relations[] = {
+    DTYPE(MATMUL, "b", "a"),
+    ACC(MATMUL, "c", "a"),
+    DTYPE(GROUPED_MATMUL, "w", "x"),
+    ACC(GROUPED_MATMUL, "y", "x"),
+    EQ(GROUPED_MATMUL, "w", 1, "x", 1),    /* K */
+    EQ(GROUPED_MATMUL, "ends", 0, "w", 0), /* G */
+    EQ(GROUPED_MATMUL, "y", 0, "x", 0),    /* R */
+    EQ(GROUPED_MATMUL, "y", 1, "w", 2),    /* N */
+    EQ(RMSNORM, "w", 0, "x", LAST),
+    SHAPE(RMSNORM, "y", "x"),
+    SHAPE(SOFTMAX, "y", "x"),
+    EQ(CROSS_ENTROPY, "targets", 0, "logits", 0),
+    DTYPE(EMBEDDING, "y", "table"),
+    SHAPE(ROPE, "y", "x"),
+    DTYPE(ROPE, "y", "x"),
+    EQ(ATTENTION, "k", 0, "q", 0), /* B */
+    EQ(ATTENTION, "k", 1, "q", 1), /* H */
+    EQ(ATTENTION, "k", 3, "q", 3), /* hd */
+    EQ(ATTENTION, "v", 0, "q", 0),
+    EQ(ATTENTION, "v", 1, "q", 1),
+    EQ(ATTENTION, "v", 3, "q", 3),
+    EQ(ATTENTION, "v", 2, "k", 2), /* T of the keys */
+    SHAPE(ATTENTION, "o", "q"),
+    LE(TOPK, "k", 0, "x", 1),
+    DTYPE(TOPK, "values", "x"),
+    EQ(TOPK, "values", 0, "x", 0),
+    EQ(TOPK, "values", 1, "k", 0),
+    EQ(TOPK, "indices", 0, "x", 0),
+    EQ(TOPK, "indices", 1, "k", 0),
+    EQ(BUCKET, "ends", 0, "buckets", 0),
+    DTYPE(GATHER_ROWS, "y", "x"),
+    EQ(GATHER_ROWS, "y", 0, "idx", 0),
+    EQ(GATHER_ROWS, "y", 1, "x", 1),
+    DTYPE(SCATTER_ADD_ROWS, "y", "x"),
+    EQ(SCATTER_ADD_ROWS, "idx", 0, "x", 0),
+    EQ(SCATTER_ADD_ROWS, "y", 0, "rows", 0),
+    EQ(SCATTER_ADD_ROWS, "y", 1, "x", 1),
+    DTYPE(RESHAPE, "y", "x"),
+    DTYPE(TRANSPOSE, "y", "x"),
+    SHAPE(CONVERT, "y", "x"),
+    SHAPE(ADAMW, "g", "p"),
+    SHAPE(ADAMW, "m", "p"),
+    SHAPE(ADAMW, "v", "p"),
+    SHAPE(ADAMW, "p_out", "p"),
+    SHAPE(ADAMW, "m_out", "p"),
+    SHAPE(ADAMW, "v_out", "p"),
+};
+#undef SHAPE
+#undef DTYPE
+#undef ACC
+#undef EQ
+#undef LE
+
+/* A size: dim `d` of the value `name` (described as "dim 1 of 'x'"), or the integer attribute `name`. */
+static int64_t size_of(MlirOperation op, const latch_op_desc *desc, const char *name, int d, text *what) {
+  MlirValue value;
+  if (!find_value(op, desc, name, &value)) {
+    appendf(what, "'%s'", name);
+    return latch_attr_int(op, name, 0);
+  }
+  MlirType type = type_of(value);
+  if (d == LAST)
+    appendf(what, "the last dim of '%s'", name);
+  else
+    appendf(what, "dim %d of '%s'", d, name);
+  return dim(type, d == LAST ? rank_of(type) - 1 : d);
+}
+
+static void check_relations(verifier *v, MlirOperation op, const latch_op_desc *desc) {
+  for (size_t i = 0; i < sizeof(relations) / sizeof(relations[0]); ++i) {
+    const relation *r = &relations[i];
+    if (r->op != desc->kind)
+      continue;
+    if (r->kind == DIM_EQ || r->kind == DIM_LE) {
+      text a_text = {""}, b_text = {""};
+      int64_t a = size_of(op, desc, r->a, r->a_dim, &a_text), b = size_of(op, desc, r->b, r->b_dim, &b_text);
+      if (r->kind == DIM_EQ ? a != b : a > b)
+        report(v, op, "%s must %s %s (got %lld and %lld)", a_text.s, r->kind == DIM_EQ ? "equal" : "be at most",
+               b_text.s, (long long)a, (long long)b);
+      continue;
+    }
+    MlirType a = named_type(op, desc, r->a), b = named_type(op, desc, r->b);
+    MlirType a_element = mlirShapedTypeGetElementType(a), b_element = mlirShapedTypeGetElementType(b);
+    if (r->kind == SAME_SHAPE && !same_shape(a, b))
+      report(v, op, "'%s' must have the shape of '%s' (%s), got %s", r->a, r->b, shape_text(b).s, shape_text(a).s);
+    else if (r->kind == SAME_DTYPE && !mlirTypeEqual(a_element, b_element))
+      report(v, op, "'%s' must have the element type of '%s' (%s), got %s", r->a, r->b, type_text(b_element).s,
+             type_text(a_element).s);
+    else if (r->kind == ACC_DTYPE && !is_f32(a_element) && !mlirTypeEqual(a_element, b_element))
+      report(v, op, "'%s' must have element type f32 or that of '%s' (%s), got %s", r->a, r->b,
+             type_text(b_element).s, type_text(a_element).s);
+  }
+}
+
+/* ---- Rules of single ops ---------------------------------------------------------------------- */
+
+/* Dim `i` of the shape a result must have, computed from the op's operands and attributes. */
+typedef int64_t (*dim_fn)(MlirOperation op, intptr_t i);
+
+/* Reports unless `value` (named `name`) has rank `rank` and dims dim(op, 0..rank-1); `why` says where
+ * that shape comes from. */
+static void expect_shape(verifier *v, MlirOperation op, MlirValue value, const char *name, int64_t rank,
+                         dim_fn expected_dim, const char *why) {
+  MlirType type = type_of(value);
+  bool ok = rank_of(type) == rank;
+  text expected = {"["};
+  for (intptr_t i = 0; i < rank; ++i) {
+    int64_t d = expected_dim(op, i);
+    ok = ok && dim(type, i) == d;
+    appendf(&expected, "%s%lld", i ? ", " : "", (long long)d);
+  }
+  appendf(&expected, "]");
+  if (!ok)
+    report(v, op, "'%s' must have shape %s (%s), got %s", name, expected.s, why, shape_text(type).s);
+}
+
+/* Dim `from_end` (1: the last, 2: the one before) of a matmul operand after its optional transpose. */
+static int64_t matmul_operand_dim(MlirValue value, bool transposed, int from_end) {
+  MlirType type = type_of(value);
+  return dim(type, rank_of(type) - (transposed ? 3 - from_end : from_end));
+}
+
+static int64_t matmul_c_dim(MlirOperation op, intptr_t i) {
+  MlirValue a = latch_matmul_a(op), b = latch_matmul_b(op);
+  int64_t rank = rank_of(type_of(a));
+  if (i == rank - 2)
+    return matmul_operand_dim(a, latch_matmul_transpose_a(op), 2);
+  if (i == rank - 1)
+    return matmul_operand_dim(b, latch_matmul_transpose_b(op), 1);
+  return dim(type_of(a), 0);
+}
+
 static void verify_matmul(verifier *v, MlirOperation op) {
-  MlirType a = operand_type(op, 0), b = operand_type(op, 1), c = result_type(op, 0);
-  int64_t rank = rank_of(a);
-  if (rank < 2 || rank > 3 || rank_of(b) != rank || rank_of(c) != rank) {
+  MlirValue a = latch_matmul_a(op), b = latch_matmul_b(op), c = latch_matmul_c_result(op);
+  int64_t rank = rank_of(type_of(a));
+  if (rank < 2 || rank > 3 || rank_of(type_of(b)) != rank || rank_of(type_of(c)) != rank) {
     report(v, op, "operands and result must all be rank 2, or all rank 3 (leading batch dimension)");
     return;
   }
   bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
-  intptr_t r = (intptr_t)rank;
-  int64_t m = dim(a, r - (ta ? 1 : 2)), ka = dim(a, r - (ta ? 2 : 1));
-  int64_t kb = dim(b, r - (tb ? 1 : 2)), n = dim(b, r - (tb ? 2 : 1));
-  char text[256];
-  if (ka != kb) {
-    snprintf(text, sizeof(text), "inner dimensions differ: %lld (a%s) vs %lld (b%s)", (long long)ka,
-             ta ? ", transposed" : "", (long long)kb, tb ? ", transposed" : "");
-    report(v, op, text);
+  int64_t ka = matmul_operand_dim(a, ta, 1), kb = matmul_operand_dim(b, tb, 2);
+  if (ka != kb)
+    report(v, op, "inner dimensions differ: %lld (a%s) vs %lld (b%s)", (long long)ka, ta ? ", transposed" : "",
+           (long long)kb, tb ? ", transposed" : "");
+  if (rank == 3 && dim(type_of(b), 0) != dim(type_of(a), 0))
+    report(v, op, "dim 0 (batch) of 'b' must equal dim 0 of 'a' (got %lld and %lld)",
+           (long long)dim(type_of(b), 0), (long long)dim(type_of(a), 0));
+  expect_shape(v, op, c, "c", rank, matmul_c_dim, "op(a) x op(b)");
+}
+
+/* The scalars of a map body (its block arguments, or the operands of its gpu.yield) against the
+ * element types of the op's inputs (side 0) or outputs (side 1). */
+static void check_map_scalars(verifier *v, MlirOperation op, int side, const char *what, const char *noun,
+                              intptr_t count, MlirValue (*scalar)(void *owner, intptr_t i), void *owner) {
+  const latch_op_desc *desc = latch_op_desc_get(LATCH_OP_TASK_MAP);
+  intptr_t expected = value_count(op, side);
+  if (count != expected) {
+    report(v, op, "%s has %ld %ss, expected %ld (one per %s)", what, (long)count, noun, (long)expected,
+           side ? "output" : "input");
     return;
   }
-  if (rank == 3 && (dim(a, 0) != dim(b, 0) || dim(a, 0) != dim(c, 0))) {
-    report(v, op, "batch dimensions of a, b and the result differ");
-    return;
-  }
-  if (dim(c, r - 2) != m || dim(c, r - 1) != n) {
-    snprintf(text, sizeof(text), "result shape must be %lldx%lld", (long long)m, (long long)n);
-    report(v, op, text);
+  for (intptr_t i = 0; i < count; ++i) {
+    MlirType type = type_of(scalar(owner, i)), element = element_of(value_at(op, side, i));
+    if (!mlirTypeEqual(type, element))
+      report(v, op, "%s %s %ld has type %s, expected the element type of '%s' (%s)", what, noun, (long)i,
+             type_text(type).s, value_name(desc, side, i).s, type_text(element).s);
   }
 }
+
+static MlirValue block_argument(void *block, intptr_t i) { return mlirBlockGetArgument((MlirBlock){block}, i); }
+static MlirValue op_operand(void *op, intptr_t i) { return mlirOperationGetOperand((MlirOperation){op}, i); }
+
+static bool has_name(MlirOperation op, const char *name) {
+  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
+  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
+}
+
+static void verify_map(verifier *v, MlirOperation op) {
+  const latch_op_desc *desc = latch_op_desc_get(LATCH_OP_TASK_MAP);
+  if (mlirOperationGetNumResults(op) == 0) {
+    report(v, op, "must have at least one output");
+  } else {
+    MlirType shape = type_of(mlirOperationGetResult(op, 0));
+    for (int side = 0; side < 2; ++side)
+      for (intptr_t i = side; i < value_count(op, side); ++i) {
+        MlirType type = type_of(value_at(op, side, i));
+        if ((side || rank_of(type) != 0) && !same_shape(type, shape))
+          report(v, op, "'%s' must have %sthe shape of 'outs[0]' (%s), got %s", value_name(desc, side, i).s,
+                 side ? "" : "rank 0 or ", shape_text(shape).s, shape_text(type).s);
+      }
+  }
+  intptr_t blocks = 0;
+  for (MlirBlock b = latch_map_body(op); !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
+    blocks++;
+  if (blocks != 1) {
+    report(v, op, "body must have exactly one block, got %ld", (long)blocks);
+    return;
+  }
+  MlirBlock body = latch_map_body(op);
+  check_map_scalars(v, op, 0, "body", "argument", mlirBlockGetNumArguments(body), block_argument, body.ptr);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  if (mlirOperationIsNull(yield) || !has_name(yield, "gpu.yield")) {
+    report(v, op, "body must end in gpu.yield");
+    return;
+  }
+  check_map_scalars(v, op, 1, "gpu.yield", "operand", mlirOperationGetNumOperands(yield), op_operand, yield.ptr);
+}
+
+static int64_t reduce_y_dim(MlirOperation op, intptr_t i) {
+  return dim(type_of(latch_reduce_x(op)), i < latch_reduce_axis(op) ? i : i + 1);
+}
+
+static void verify_reduce(verifier *v, MlirOperation op) {
+  static const char *const kinds[] = {"sum", "max", "mean"};
+  MlirStringRef kind = latch_reduce_kind(op);
+  bool known = false;
+  for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i)
+    known = known || (kind.length == strlen(kinds[i]) && memcmp(kind.data, kinds[i], kind.length) == 0);
+  if (!known)
+    report(v, op, "attribute 'kind' must be \"sum\", \"max\" or \"mean\", got \"%.*s\"", (int)kind.length,
+           kind.data);
+  int64_t axis = latch_reduce_axis(op), rank = rank_of(type_of(latch_reduce_x(op)));
+  if (axis < 0 || axis >= rank) {
+    report(v, op, "attribute 'axis' must be in [0, %lld) (the rank of 'x'), got %lld", (long long)rank,
+           (long long)axis);
+    return;
+  }
+  expect_shape(v, op, latch_reduce_y_result(op), "y", rank - 1, reduce_y_dim, "'x' without dim 'axis'");
+}
+
+static int64_t embedding_y_dim(MlirOperation op, intptr_t i) {
+  MlirType ids = type_of(latch_embedding_ids(op));
+  return i < rank_of(ids) ? dim(ids, i) : dim(type_of(latch_embedding_table(op)), 1);
+}
+
+static void verify_embedding(verifier *v, MlirOperation op) {
+  expect_shape(v, op, latch_embedding_y_result(op), "y", rank_of(type_of(latch_embedding_ids(op))) + 1,
+               embedding_y_dim, "the shape of 'ids', then dim 1 of 'table'");
+}
+
+static void verify_rope(verifier *v, MlirOperation op) {
+  int64_t head_dim = dim(type_of(latch_rope_x(op)), 3);
+  if (head_dim % 2 != 0)
+    report(v, op, "dim 3 (head dim) of 'x' must be even, got %lld", (long long)head_dim);
+}
+
+static void verify_attention(verifier *v, MlirOperation op) {
+  int64_t tq = dim(type_of(latch_attention_q(op)), 2), tk = dim(type_of(latch_attention_k(op)), 2);
+  if (latch_attention_causal(op) && tq != tk)
+    report(v, op, "with causal = true, dim 2 of 'k' must equal dim 2 of 'q' (got %lld and %lld)", (long long)tk,
+           (long long)tq);
+}
+
+static void verify_bucket(verifier *v, MlirOperation op) {
+  uint64_t ids = element_count(type_of(latch_bucket_ids(op)));
+  int64_t order = dim(type_of(latch_bucket_order_result(op)), 0);
+  if ((uint64_t)order != ids)
+    report(v, op, "dim 0 of 'order' must equal the element count of 'ids' (got %lld and %llu)", (long long)order,
+           (unsigned long long)ids);
+}
+
+static void verify_reshape(verifier *v, MlirOperation op) {
+  uint64_t x = element_count(type_of(latch_reshape_x(op))), y = element_count(type_of(latch_reshape_y_result(op)));
+  if (x != y)
+    report(v, op, "'y' must have as many elements as 'x' (got %llu and %llu)", (unsigned long long)y,
+           (unsigned long long)x);
+}
+
+static int64_t transpose_y_dim(MlirOperation op, intptr_t i) {
+  return dim(type_of(latch_transpose_x(op)), latch_transpose_perm_at(op, i));
+}
+
+static void verify_transpose(verifier *v, MlirOperation op) {
+  int64_t rank = rank_of(type_of(latch_transpose_x(op)));
+  bool ok = latch_transpose_perm_size(op) == rank;
+  for (intptr_t i = 0; ok && i < rank; ++i) {
+    int64_t p = latch_transpose_perm_at(op, i);
+    ok = p >= 0 && p < rank;
+    for (intptr_t j = 0; ok && j < i; ++j)
+      ok = latch_transpose_perm_at(op, j) != p;
+  }
+  if (!ok) {
+    MlirAttribute perm = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("perm"));
+    report(v, op, "attribute 'perm' must be a permutation of the %lld dims of 'x', got %s", (long long)rank,
+           attr_text(perm).s);
+    return;
+  }
+  expect_shape(v, op, latch_transpose_y_result(op), "y", rank, transpose_y_dim, "the dims of 'x' in 'perm' order");
+}
+
+static void (*const op_rules[LATCH_OP_COUNT])(verifier *, MlirOperation) = {
+    [LATCH_OP_TASK_MATMUL] = verify_matmul,       [LATCH_OP_TASK_MAP] = verify_map,
+    [LATCH_OP_TASK_REDUCE] = verify_reduce,       [LATCH_OP_TASK_EMBEDDING] = verify_embedding,
+    [LATCH_OP_TASK_ROPE] = verify_rope,           [LATCH_OP_TASK_ATTENTION] = verify_attention,
+    [LATCH_OP_TASK_BUCKET] = verify_bucket,       [LATCH_OP_TASK_RESHAPE] = verify_reshape,
+    [LATCH_OP_TASK_TRANSPOSE] = verify_transpose,
+};
 
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
   verifier *v = user_data;
   latch_op_kind kind = latch_op_kind_of(op);
   if (kind == LATCH_OP_UNKNOWN || !latch_op_is_task(op))
     return MlirWalkResultAdvance;
-  if (!check_tensor_types(v, op))
+  const latch_op_desc *desc = latch_op_desc_get(kind);
+  /* Each stage needs the ones before it: dims exist, attribute values can be read, ranks are right. */
+  if (!check_types(v, op, desc) || !check_attr_kinds(v, op, desc))
     return MlirWalkResultAdvance;
-  switch (kind) {
-  case LATCH_OP_TASK_MATMUL: verify_matmul(v, op); break;
-  default: break;
-  }
+  check_attr_ranges(v, op, kind);
+  if (!check_values(v, op, desc))
+    return MlirWalkResultAdvance;
+  check_relations(v, op, desc);
+  if (op_rules[kind])
+    op_rules[kind](v, op);
   return MlirWalkResultAdvance;
 }
 
