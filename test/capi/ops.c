@@ -1,0 +1,858 @@
+/* ops.c - C-level tests of the dialect helper layer (dialects/ops.h): the op table against the IRDL
+ * definitions, latch_op_create, the typed accessors and the attribute helpers.
+ * Run by test/lit/capi/ops.test; the CHECK lines below are matched against this program's output. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+
+#include "../../dialects/dialects.h"
+#include "../../dialects/ops.h"
+
+static int failures;
+
+#define EXPECT(cond, ...)                                                                          \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
+      printf(__VA_ARGS__);                                                                         \
+      printf("\n");                                                                                \
+      failures++;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+/* ---- small helpers ---------------------------------------------------------------------------- */
+
+static void print_to_stdout(MlirStringRef text, void *user_data) {
+  (void)user_data;
+  fwrite(text.data, 1, text.length, stdout);
+}
+
+/* Diagnostics (from verification and parsing) go to stdout, one line each, so FileCheck sees them. */
+static MlirLogicalResult print_diagnostic(MlirDiagnostic diagnostic, void *user_data) {
+  (void)user_data;
+  printf("diagnostic: ");
+  mlirDiagnosticPrint(diagnostic, print_to_stdout, NULL);
+  printf("\n");
+  return mlirLogicalResultSuccess();
+}
+
+static bool ref_equals(MlirStringRef ref, const char *text) {
+  return ref.length == strlen(text) && memcmp(ref.data, text, ref.length) == 0;
+}
+
+static MlirStringRef op_name(MlirOperation op) { return mlirIdentifierStr(mlirOperationGetName(op)); }
+
+static const char *kind_name(latch_attr_kind kind) {
+  switch (kind) {
+  case LATCH_ATTR_BOOL: return "bool";
+  case LATCH_ATTR_INT: return "int";
+  case LATCH_ATTR_FLOAT: return "float";
+  case LATCH_ATTR_STRING: return "string";
+  case LATCH_ATTR_I64_ARRAY: return "i64-array";
+  }
+  return "?";
+}
+
+/* The IRDL base-attribute name each attribute kind of the table stands for. */
+static const char *kind_irdl_base(latch_attr_kind kind) {
+  switch (kind) {
+  case LATCH_ATTR_BOOL:
+  case LATCH_ATTR_INT: return "#builtin.integer";
+  case LATCH_ATTR_FLOAT: return "#builtin.float";
+  case LATCH_ATTR_STRING: return "#builtin.string";
+  case LATCH_ATTR_I64_ARRAY: return "#builtin.dense_array";
+  }
+  return "?";
+}
+
+/* The descriptor whose op name is `<dialect>.<short_name>` for any dialect, e.g. "slot" -> arena.slot. */
+static const latch_op_desc *desc_by_short_name(const char *short_name) {
+  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
+    const latch_op_desc *desc = latch_op_desc_get((latch_op_kind)kind);
+    const char *dot = strchr(desc->name, '.');
+    if (dot && strcmp(dot + 1, short_name) == 0)
+      return desc;
+  }
+  return NULL;
+}
+
+static const latch_op_desc *desc_by_name(const char *name, size_t length) {
+  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
+    const latch_op_desc *desc = latch_op_desc_get((latch_op_kind)kind);
+    if (strlen(desc->name) == length && memcmp(desc->name, name, length) == 0)
+      return desc;
+  }
+  return NULL;
+}
+
+typedef struct op_search {
+  const char *name;
+  MlirOperation found;
+} op_search;
+
+static MlirWalkResult match_name(MlirOperation op, void *user_data) {
+  op_search *search = user_data;
+  if (!ref_equals(op_name(op), search->name))
+    return MlirWalkResultAdvance;
+  search->found = op;
+  return MlirWalkResultInterrupt;
+}
+
+/* The first op named `name` inside `root` (pre-order), or a null op. */
+static MlirOperation find_op(MlirOperation root, const char *name) {
+  op_search search = {name, {NULL}};
+  mlirOperationWalk(root, match_name, &search, MlirWalkPreOrder);
+  return search.found;
+}
+
+/* Describes a value as "%argN" (a block argument) or "result #i of <op>". */
+static void print_value(MlirValue value) {
+  if (mlirValueIsNull(value)) {
+    printf("<null>");
+  } else if (mlirValueIsABlockArgument(value)) {
+    printf("%%arg%ld", (long)mlirBlockArgumentGetArgNumber(value));
+  } else {
+    MlirStringRef name = op_name(mlirOpResultGetOwner(value));
+    printf("result #%ld of %.*s", (long)mlirOpResultGetResultNumber(value), (int)name.length, name.data);
+  }
+}
+
+/* ---- 1. every kind has a descriptor, and its name resolves back ------------------------------- */
+
+static void test_descriptors(MlirContext context) {
+  printf("== descriptors\n");
+  EXPECT(latch_op_desc_get(LATCH_OP_UNKNOWN) == NULL, "the unknown kind has no descriptor");
+  EXPECT(latch_op_desc_get(LATCH_OP_COUNT) == NULL, "LATCH_OP_COUNT has no descriptor");
+  MlirLocation loc = mlirLocationUnknownGet(context);
+  int resolved = 0, tasks = 0;
+  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
+    const latch_op_desc *desc = latch_op_desc_get((latch_op_kind)kind);
+    if (!desc || !desc->name) {
+      EXPECT(false, "kind %d has no descriptor", kind);
+      continue;
+    }
+    EXPECT(desc->kind == (latch_op_kind)kind, "descriptor of %s says kind %d, not %d", desc->name,
+           desc->kind, kind);
+    /* A bare op of that name (never verified: it lacks operands and attributes). */
+    MlirOperationState state = mlirOperationStateGet(mlirStringRefCreateFromCString(desc->name), loc);
+    MlirOperation op = mlirOperationCreate(&state);
+    latch_op_kind back = latch_op_kind_of(op);
+    EXPECT(back == (latch_op_kind)kind, "%s resolves to kind %d, not %d", desc->name, back, kind);
+    resolved += back == (latch_op_kind)kind;
+    bool is_task = strncmp(desc->name, "task.", 5) == 0;
+    EXPECT(latch_op_is_task(op) == is_task, "latch_op_is_task(%s) is wrong", desc->name);
+    tasks += latch_op_is_task(op);
+    mlirOperationDestroy(op);
+  }
+  printf("%d of %d kinds resolve; %d are task ops\n", resolved, LATCH_OP_COUNT - 1, tasks);
+  // CHECK-LABEL: == descriptors
+  // CHECK: 24 of 24 kinds resolve; 18 are task ops
+
+  /* Ops of other dialects are unknown, and "task" is a prefix only with its dot. */
+  const char *others[] = {"func.return", "arith.addf", "gpu.yield", "tasks.matmul", "task"};
+  for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); ++i) {
+    MlirOperationState state = mlirOperationStateGet(mlirStringRefCreateFromCString(others[i]), loc);
+    if (strchr(others[i], '.') == NULL || strncmp(others[i], "tasks.", 6) == 0)
+      mlirContextSetAllowUnregisteredDialects(context, true);
+    MlirOperation op = mlirOperationCreate(&state);
+    mlirContextSetAllowUnregisteredDialects(context, false);
+    printf("%s: kind %d, task %d\n", others[i], latch_op_kind_of(op), latch_op_is_task(op));
+    mlirOperationDestroy(op);
+  }
+  // CHECK-NEXT: func.return: kind 0, task 0
+  // CHECK-NEXT: arith.addf: kind 0, task 0
+  // CHECK-NEXT: gpu.yield: kind 0, task 0
+  // CHECK-NEXT: tasks.matmul: kind 0, task 0
+  // CHECK-NEXT: task: kind 0, task 0
+}
+
+/* ---- 2. the C table agrees with the IRDL definitions ------------------------------------------ */
+
+
+typedef struct text_buffer {
+  char data[1024];
+  size_t length;
+} text_buffer;
+
+static void append_to_buffer(MlirStringRef text, void *user_data) {
+  text_buffer *buffer = user_data;
+  size_t room = sizeof(buffer->data) - 1 - buffer->length;
+  size_t n = text.length < room ? text.length : room;
+  memcpy(buffer->data + buffer->length, text.data, n);
+  buffer->length += n;
+  buffer->data[buffer->length] = '\0';
+}
+
+static size_t count_words(const char *text, const char *word) {
+  size_t count = 0;
+  for (const char *p = text; (p = strstr(p, word)) != NULL; p += strlen(word))
+    count++;
+  return count;
+}
+
+/* Compares an irdl.operands / irdl.results op (or a null op: none) with the table's count and names. */
+static void compare_values(const char *op, const char *what, MlirOperation irdl, int count,
+                           const char *const *names) {
+  intptr_t irdl_count = 0;
+  size_t variadic = 0;
+  MlirAttribute irdl_names = {NULL};
+  if (!mlirOperationIsNull(irdl)) {
+    irdl_names = mlirOperationGetAttributeByName(irdl, mlirStringRefCreateFromCString("names"));
+    irdl_count = mlirArrayAttrGetNumElements(irdl_names);
+    /* The variadicity array has no C accessor; its printed form lists single/optional/variadic. */
+    text_buffer text = {"", 0};
+    mlirAttributePrint(mlirOperationGetAttributeByName(irdl, mlirStringRefCreateFromCString("variadicity")),
+                       append_to_buffer, &text);
+    variadic = count_words(text.data, "variadic]") + count_words(text.data, "variadic,") +
+               count_words(text.data, "optional");
+  }
+  if (count < 0) {
+    EXPECT(irdl_count == 1 && variadic == 1, "%s: the table says variadic %s, IRDL does not", op, what);
+  } else {
+    EXPECT(irdl_count == count && variadic == 0, "%s: the table has %d %s, IRDL %ld (%zu variadic)", op,
+           count, what, (long)irdl_count, variadic);
+  }
+  int n = count < 0 ? 1 : count;
+  for (int i = 0; i < n && i < irdl_count; ++i) {
+    MlirStringRef name = mlirStringAttrGetValue(mlirArrayAttrGetElement(irdl_names, i));
+    EXPECT(names && ref_equals(name, names[i]), "%s: %s %d is '%.*s' in IRDL, '%s' in the table", op, what,
+           i, (int)name.length, name.data, names ? names[i] : "(none)");
+  }
+}
+
+static void compare_attributes(const char *op, MlirOperation irdl, const latch_op_desc *desc) {
+  intptr_t irdl_count = 0;
+  MlirAttribute irdl_names = {NULL};
+  if (!mlirOperationIsNull(irdl)) {
+    irdl_names = mlirOperationGetAttributeByName(irdl, mlirStringRefCreateFromCString("attributeValueNames"));
+    irdl_count = mlirArrayAttrGetNumElements(irdl_names);
+  }
+  EXPECT(irdl_count == desc->attr_count, "%s: the table has %d attributes, IRDL %ld", op, desc->attr_count,
+         (long)irdl_count);
+  for (int i = 0; i < desc->attr_count && i < irdl_count; ++i) {
+    MlirStringRef name = mlirStringAttrGetValue(mlirArrayAttrGetElement(irdl_names, i));
+    EXPECT(ref_equals(name, desc->attrs[i].name), "%s: attribute %d is '%.*s' in IRDL, '%s' in the table",
+           op, i, (int)name.length, name.data, desc->attrs[i].name);
+    /* The constraint is an irdl.base op naming the attribute kind. */
+    MlirOperation constraint = mlirOpResultGetOwner(mlirOperationGetOperand(irdl, i));
+    MlirAttribute base = mlirOperationGetAttributeByName(constraint, mlirStringRefCreateFromCString("base_name"));
+    bool is_base = ref_equals(op_name(constraint), "irdl.base") && !mlirAttributeIsNull(base);
+    MlirStringRef base_name = is_base ? mlirStringAttrGetValue(base) : mlirStringRefCreateFromCString("?");
+    EXPECT(ref_equals(base_name, kind_irdl_base(desc->attrs[i].kind)),
+           "%s: attribute '%s' is %s in the table but '%.*s' in IRDL", op, desc->attrs[i].name,
+           kind_name(desc->attrs[i].kind), (int)base_name.length, base_name.data);
+  }
+}
+
+/* The op inside an irdl.operation body named `name`, or a null op. */
+static MlirOperation irdl_child(MlirOperation operation, const char *name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(operation, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (ref_equals(op_name(op), name))
+      return op;
+  return (MlirOperation){NULL};
+}
+
+static void print_names(int count, const char *const *names) {
+  printf("(");
+  for (int i = 0; i < (count < 0 ? 1 : count); ++i)
+    printf("%s%s%s", i ? ", " : "", names[i], count < 0 ? "..." : "");
+  printf(")");
+}
+
+static void test_table_matches_irdl(MlirContext context) {
+  printf("== table vs IRDL\n");
+  const char *sources[] = {latch_task_irdl_source, latch_interval_irdl_source, latch_arena_irdl_source};
+  bool seen[LATCH_OP_COUNT] = {false};
+  for (size_t s = 0; s < sizeof(sources) / sizeof(sources[0]); ++s) {
+    MlirModule module = mlirModuleCreateParse(context, mlirStringRefCreateFromCString(sources[s]));
+    EXPECT(!mlirModuleIsNull(module), "an embedded IRDL source does not parse");
+    if (mlirModuleIsNull(module))
+      continue;
+    MlirOperation dialect = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+    MlirStringRef dialect_name = mlirStringAttrGetValue(
+        mlirOperationGetAttributeByName(dialect, mlirStringRefCreateFromCString("sym_name")));
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(dialect, 0));
+    for (MlirOperation operation = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(operation);
+         operation = mlirOperationGetNextInBlock(operation)) {
+      MlirStringRef short_name = mlirStringAttrGetValue(
+          mlirOperationGetAttributeByName(operation, mlirStringRefCreateFromCString("sym_name")));
+      char full[128];
+      snprintf(full, sizeof(full), "%.*s.%.*s", (int)dialect_name.length, dialect_name.data,
+               (int)short_name.length, short_name.data);
+      const latch_op_desc *desc = desc_by_name(full, strlen(full));
+      EXPECT(desc != NULL, "IRDL defines %s, the table does not", full);
+      if (!desc)
+        continue;
+      seen[desc->kind] = true;
+      compare_values(full, "operands", irdl_child(operation, "irdl.operands"), desc->operand_count,
+                     desc->operand_names);
+      compare_values(full, "results", irdl_child(operation, "irdl.results"), desc->result_count,
+                     desc->result_names);
+      MlirOperation regions = irdl_child(operation, "irdl.regions");
+      intptr_t region_count = mlirOperationIsNull(regions) ? 0 : mlirOperationGetNumOperands(regions);
+      EXPECT(region_count == desc->region_count, "%s: the table has %d regions, IRDL %ld", full,
+             desc->region_count, (long)region_count);
+      compare_attributes(full, irdl_child(operation, "irdl.attributes"), desc);
+      /* The table, as checked: one line per op. */
+      printf("%s", desc->name);
+      print_names(desc->operand_count, desc->operand_names);
+      printf(" -> ");
+      print_names(desc->result_count, desc->result_names);
+      if (desc->region_count)
+        printf(" regions %d", desc->region_count);
+      for (int i = 0; i < desc->attr_count; ++i)
+        printf("%s%s: %s", i ? ", " : " {", desc->attrs[i].name, kind_name(desc->attrs[i].kind));
+      printf("%s\n", desc->attr_count ? "}" : "");
+    }
+    mlirModuleDestroy(module);
+  }
+  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind)
+    EXPECT(seen[kind], "the table has %s, IRDL does not", latch_op_desc_get((latch_op_kind)kind)->name);
+  // CHECK-LABEL: == table vs IRDL
+  // CHECK-NEXT: task.matmul(a, b) -> (c) {transpose_a: bool, transpose_b: bool}
+  // CHECK-NEXT: task.grouped_matmul(x, w, ends) -> (y)
+  // CHECK-NEXT: task.map(ins...) -> (outs...) regions 1
+  // CHECK-NEXT: task.reduce(x) -> (y) {axis: int, kind: string}
+  // CHECK-NEXT: task.rmsnorm(x, w) -> (y) {eps: float}
+  // CHECK-NEXT: task.softmax(x) -> (y)
+  // CHECK-NEXT: task.cross_entropy(logits, targets) -> (loss)
+  // CHECK-NEXT: task.embedding(table, ids) -> (y)
+  // CHECK-NEXT: task.rope(x) -> (y) {theta: float}
+  // CHECK-NEXT: task.attention(q, k, v) -> (o) {causal: bool, scale: float}
+  // CHECK-NEXT: task.topk(x) -> (values, indices) {k: int}
+  // CHECK-NEXT: task.bucket(ids) -> (order, ends) {buckets: int}
+  // CHECK-NEXT: task.gather_rows(x, idx) -> (y)
+  // CHECK-NEXT: task.scatter_add_rows(x, idx) -> (y) {rows: int}
+  // CHECK-NEXT: task.reshape(x) -> (y)
+  // CHECK-NEXT: task.transpose(x) -> (y) {perm: i64-array}
+  // CHECK-NEXT: task.convert(x) -> (y)
+  // CHECK-NEXT: task.adamw(p, g, m, v, step) -> (p_out, m_out, v_out) {lr: float, beta1: float, beta2: float, eps: float, weight_decay: float}
+  // CHECK-NEXT: interval.program() -> () regions 1 {sym_name: string}
+  // CHECK-NEXT: interval.interval() -> () regions 1 {name: string}
+  // CHECK-NEXT: interval.barrier() -> ()
+  // CHECK-NEXT: arena.arena() -> (buffer) {size: int, alignment: int}
+  // CHECK-NEXT: arena.slot(arena) -> (bytes) {offset: int, size: int, alignment: int}
+  // CHECK-NEXT: arena.view(slot) -> (view)
+}
+
+/* ---- 3. latch_op_create with the table's attributes gives ops that verify --------------------- */
+
+static MlirAttribute sample_attr(MlirContext context, latch_attr_kind kind) {
+  static const int64_t perm[] = {1, 0};
+  switch (kind) {
+  case LATCH_ATTR_BOOL: return latch_attr_get_bool(context, true);
+  case LATCH_ATTR_INT: return latch_attr_get_int(context, 64);
+  case LATCH_ATTR_FLOAT: return latch_attr_get_float(context, 0.5);
+  case LATCH_ATTR_STRING: return latch_attr_get_string(context, "s");
+  case LATCH_ATTR_I64_ARRAY: return latch_attr_get_i64_array(context, 2, perm);
+  }
+  return (MlirAttribute){NULL};
+}
+
+static void test_create(MlirContext context) {
+  printf("== create\n");
+  MlirModule module = mlirModuleCreateParse(
+      context, mlirStringRefCreateFromCString("func.func @host(%t: tensor<2x2xf32>, %m: memref<64xi8>) {\n"
+                                              "  return\n"
+                                              "}\n"));
+  MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  MlirValue tensor = mlirBlockGetArgument(body, 0), memref = mlirBlockGetArgument(body, 1);
+  MlirType tensor_type = mlirValueGetType(tensor), memref_type = mlirValueGetType(memref);
+  MlirLocation loc = mlirLocationUnknownGet(context);
+
+  int verified = 0;
+  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
+    const latch_op_desc *desc = latch_op_desc_get((latch_op_kind)kind);
+    bool is_arena = strncmp(desc->name, "arena.", 6) == 0;
+    MlirValue operands[8];
+    MlirType results[8];
+    MlirAttribute attrs[8];
+    int operand_count = desc->operand_count < 0 ? 2 : desc->operand_count;
+    int result_count = desc->result_count < 0 ? 1 : desc->result_count;
+    for (int i = 0; i < operand_count; ++i)
+      operands[i] = is_arena ? memref : tensor;
+    for (int i = 0; i < result_count; ++i)
+      results[i] = is_arena ? memref_type : tensor_type;
+    for (int i = 0; i < desc->attr_count; ++i)
+      attrs[i] = sample_attr(context, desc->attrs[i].kind);
+    MlirOperation op =
+        latch_op_create((latch_op_kind)kind, loc, result_count, results, operand_count, operands, attrs);
+    EXPECT(!mlirOperationIsNull(op), "latch_op_create(%s) returned a null op", desc->name);
+    if (mlirOperationIsNull(op))
+      continue;
+    EXPECT(latch_op_kind_of(op) == (latch_op_kind)kind, "%s: wrong kind", desc->name);
+    EXPECT(mlirOperationGetNumOperands(op) == operand_count && mlirOperationGetNumResults(op) == result_count &&
+               mlirOperationGetNumRegions(op) == desc->region_count,
+           "%s: wrong operand, result or region count", desc->name);
+    for (int i = 0; i < desc->region_count; ++i)
+      EXPECT(mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, i))),
+             "%s: region %d is not empty", desc->name, i);
+    if (kind == LATCH_OP_TASK_MAP) {
+      /* A scalar body: one f32 argument per input, ending in gpu.yield of one scalar per output. */
+      EXPECT(mlirBlockIsNull(latch_map_body(op)), "task.map: a fresh map has a body");
+      MlirType f32 = mlirF32TypeGet(context);
+      MlirType arg_types[2] = {f32, f32};
+      MlirLocation arg_locs[2] = {loc, loc};
+      MlirBlock block = mlirBlockCreate(2, arg_types, arg_locs);
+      mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, 0), block);
+      MlirOperationState yield = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.yield"), loc);
+      MlirValue scalar = mlirBlockGetArgument(block, 1);
+      mlirOperationStateAddOperands(&yield, 1, &scalar);
+      mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&yield));
+      EXPECT(mlirBlockEqual(latch_map_body(op), block), "latch_map_body does not return the body");
+    }
+    /* Verify the detached op, then again in place (where dominance of its operands is checked too). */
+    bool detached_ok = mlirOperationVerify(op);
+    mlirBlockInsertOwnedOperationBefore(body, ret, op);
+    bool ok = detached_ok && mlirOperationVerify(op);
+    EXPECT(ok, "%s created from the table does not verify", desc->name);
+    verified += ok;
+  }
+  EXPECT(mlirOperationVerify(mlirModuleGetOperation(module)), "the module of created ops does not verify");
+  printf("%d of %d created ops verify\n", verified, LATCH_OP_COUNT - 1);
+  mlirOperationPrint(mlirModuleGetOperation(module), print_to_stdout, NULL);
+  printf("\n");
+  mlirModuleDestroy(module);
+  // CHECK-LABEL: == create
+  // CHECK-NEXT: 24 of 24 created ops verify
+  // CHECK: func.func @host(%[[T:.*]]: tensor<2x2xf32>, %[[M:.*]]: memref<64xi8>)
+  // CHECK-NEXT: "task.matmul"(%[[T]], %[[T]]) {transpose_a = true, transpose_b = true} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.grouped_matmul"(%[[T]], %[[T]], %[[T]]) : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.map"(%[[T]], %[[T]]) ({
+  // CHECK-NEXT: ^bb0(%{{.*}}: f32, %[[B:.*]]: f32):
+  // CHECK-NEXT: gpu.yield %[[B]] : f32
+  // CHECK-NEXT: }) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.reduce"(%[[T]]) {axis = 64 : i64, kind = "s"}
+  // CHECK-NEXT: "task.rmsnorm"(%[[T]], %[[T]]) {eps = 5.000000e-01 : f64}
+  // CHECK-NEXT: "task.softmax"(%[[T]])
+  // CHECK-NEXT: "task.cross_entropy"(%[[T]], %[[T]])
+  // CHECK-NEXT: "task.embedding"(%[[T]], %[[T]])
+  // CHECK-NEXT: "task.rope"(%[[T]]) {theta = 5.000000e-01 : f64}
+  // CHECK-NEXT: "task.attention"(%[[T]], %[[T]], %[[T]]) {causal = true, scale = 5.000000e-01 : f64}
+  // CHECK-NEXT: "task.topk"(%[[T]]) {k = 64 : i64} : (tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>)
+  // CHECK-NEXT: "task.bucket"(%[[T]]) {buckets = 64 : i64}
+  // CHECK-NEXT: "task.gather_rows"(%[[T]], %[[T]])
+  // CHECK-NEXT: "task.scatter_add_rows"(%[[T]], %[[T]]) {rows = 64 : i64}
+  // CHECK-NEXT: "task.reshape"(%[[T]])
+  // CHECK-NEXT: "task.transpose"(%[[T]]) {perm = array<i64: 1, 0>}
+  // CHECK-NEXT: "task.convert"(%[[T]])
+  // CHECK-NEXT: "task.adamw"(%[[T]], %[[T]], %[[T]], %[[T]], %[[T]]) {beta1 = 5.000000e-01 : f64, beta2 = 5.000000e-01 : f64, eps = 5.000000e-01 : f64, lr = 5.000000e-01 : f64, weight_decay = 5.000000e-01 : f64} : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
+  // CHECK-NEXT: "interval.program"() ({
+  // CHECK-NEXT: }) {sym_name = "s"} : () -> ()
+  // CHECK-NEXT: "interval.interval"() ({
+  // CHECK-NEXT: }) {name = "s"} : () -> ()
+  // CHECK-NEXT: "interval.barrier"() : () -> ()
+  // CHECK-NEXT: "arena.arena"() {alignment = 64 : i64, size = 64 : i64} : () -> memref<64xi8>
+  // CHECK-NEXT: "arena.slot"(%[[M]]) {alignment = 64 : i64, offset = 64 : i64, size = 64 : i64} : (memref<64xi8>) -> memref<64xi8>
+  // CHECK-NEXT: "arena.view"(%[[M]]) : (memref<64xi8>) -> memref<64xi8>
+  // CHECK-NEXT: return
+
+  /* Counts that do not match the table give a null op; variadic counts take anything. */
+  MlirValue two[2] = {tensor, tensor};
+  MlirType one_type[2] = {tensor_type, tensor_type};
+  MlirAttribute flags[2] = {latch_attr_get_bool(context, false), latch_attr_get_bool(context, false)};
+  MlirAttribute k[1] = {latch_attr_get_int(context, 1)};
+  printf("matmul with 1 operand: %s\n",
+         mlirOperationIsNull(latch_op_create(LATCH_OP_TASK_MATMUL, loc, 1, one_type, 1, two, flags)) ? "null" : "op");
+  printf("matmul with 3 operands: %s\n",
+         mlirOperationIsNull(latch_op_create(LATCH_OP_TASK_MATMUL, loc, 1, one_type, 3, two, flags)) ? "null" : "op");
+  printf("matmul with 2 results: %s\n",
+         mlirOperationIsNull(latch_op_create(LATCH_OP_TASK_MATMUL, loc, 2, one_type, 2, two, flags)) ? "null" : "op");
+  printf("topk with 1 result: %s\n",
+         mlirOperationIsNull(latch_op_create(LATCH_OP_TASK_TOPK, loc, 1, one_type, 1, two, k)) ? "null" : "op");
+  printf("unknown kind: %s\n",
+         mlirOperationIsNull(latch_op_create(LATCH_OP_UNKNOWN, loc, 0, NULL, 0, NULL, NULL)) ? "null" : "op");
+  printf("kind past the table: %s\n",
+         mlirOperationIsNull(latch_op_create(LATCH_OP_COUNT, loc, 0, NULL, 0, NULL, NULL)) ? "null" : "op");
+  MlirOperation empty_map = latch_op_create(LATCH_OP_TASK_MAP, loc, 0, NULL, 0, NULL, NULL);
+  printf("map with no inputs and outputs: %s\n", mlirOperationIsNull(empty_map) ? "null" : "op");
+  if (!mlirOperationIsNull(empty_map))
+    mlirOperationDestroy(empty_map);
+  // CHECK: matmul with 1 operand: null
+  // CHECK-NEXT: matmul with 3 operands: null
+  // CHECK-NEXT: matmul with 2 results: null
+  // CHECK-NEXT: topk with 1 result: null
+  // CHECK-NEXT: unknown kind: null
+  // CHECK-NEXT: kind past the table: null
+  // CHECK-NEXT: map with no inputs and outputs: op
+}
+
+/* IRDL really checks what the table says: attributes of the wrong kind, and missing ones, fail. */
+static void test_irdl_rejects(MlirContext context) {
+  printf("== IRDL rejects\n");
+  MlirModule module = mlirModuleCreateParse(
+      context, mlirStringRefCreateFromCString("func.func @host(%t: tensor<2x2xf32>) {\n  return\n}\n"));
+  MlirBlock body = mlirRegionGetFirstBlock(
+      mlirOperationGetRegion(mlirBlockGetFirstOperation(mlirModuleGetBody(module)), 0));
+  MlirValue operands[2] = {mlirBlockGetArgument(body, 0), mlirBlockGetArgument(body, 0)};
+  MlirType type = mlirValueGetType(operands[0]);
+  MlirLocation loc = mlirLocationUnknownGet(context);
+
+  MlirAttribute floats[2] = {latch_attr_get_float(context, 1), latch_attr_get_float(context, 0)};
+  MlirOperation wrong_kind = latch_op_create(LATCH_OP_TASK_MATMUL, loc, 1, &type, 2, operands, floats);
+  printf("matmul with float flags verifies: %d\n", mlirOperationVerify(wrong_kind));
+  // CHECK-LABEL: == IRDL rejects
+  // CHECK-NEXT: diagnostic: {{.*}}builtin.integer
+  // CHECK-NEXT: matmul with float flags verifies: 0
+
+  MlirOperationState state = mlirOperationStateGet(mlirStringRefCreateFromCString("task.matmul"), loc);
+  mlirOperationStateAddOperands(&state, 2, operands);
+  mlirOperationStateAddResults(&state, 1, &type);
+  MlirOperation no_attrs = mlirOperationCreate(&state);
+  printf("matmul without attributes verifies: %d\n", mlirOperationVerify(no_attrs));
+  // CHECK-NEXT: diagnostic: {{.*}}is expected but not provided
+  // CHECK-NEXT: matmul without attributes verifies: 0
+
+  /* Typed accessors read missing attributes as their fallbacks. */
+  MlirStringRef kind = latch_reduce_kind(no_attrs);
+  printf("missing: transpose_a %d, transpose_b %d, reduce.axis %lld, reduce.kind '%.*s' (%zu), eps %g\n",
+         latch_matmul_transpose_a(no_attrs), latch_matmul_transpose_b(no_attrs),
+         (long long)latch_reduce_axis(no_attrs), (int)kind.length, kind.data, kind.length,
+         latch_rmsnorm_eps(no_attrs));
+  /* ... and mistyped ones too: the float flags read as false. */
+  printf("mistyped: transpose_a %d, topk.k %lld, interval.name (%zu)\n", latch_matmul_transpose_a(wrong_kind),
+         (long long)latch_topk_k(wrong_kind), latch_interval_name(wrong_kind).length);
+  // CHECK-NEXT: missing: transpose_a 0, transpose_b 0, reduce.axis 0, reduce.kind '' (0), eps 0
+  // CHECK-NEXT: mistyped: transpose_a 0, topk.k 0, interval.name (0)
+  mlirOperationDestroy(no_attrs);
+  mlirOperationDestroy(wrong_kind);
+  mlirModuleDestroy(module);
+}
+
+/* ---- 4. typed accessors on parsed ops --------------------------------------------------------- */
+
+/* Every operand is a distinct function argument, so an accessor that picks the wrong index shows. */
+static const char accessor_program[] =
+    "func.func @all(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>, %arg2: tensor<2xf32>, %arg3: tensor<2xf32>,\n"
+    "    %arg4: tensor<2xf32>, %arg5: tensor<2xf32>, %arg6: tensor<2xf32>, %arg7: tensor<2xf32>,\n"
+    "    %arg8: tensor<2xf32>, %arg9: tensor<2xf32>, %arg10: tensor<2xf32>, %arg11: tensor<2xf32>,\n"
+    "    %arg12: tensor<2xf32>, %arg13: tensor<2xf32>, %arg14: tensor<2xf32>, %arg15: tensor<2xf32>,\n"
+    "    %arg16: tensor<2xf32>, %arg17: tensor<2xf32>, %arg18: tensor<2xf32>, %arg19: tensor<2xf32>,\n"
+    "    %arg20: tensor<2xf32>, %arg21: tensor<2xf32>, %arg22: tensor<2xf32>, %arg23: tensor<2xf32>,\n"
+    "    %arg24: tensor<2xf32>, %arg25: tensor<2xf32>, %arg26: tensor<2xf32>, %arg27: tensor<2xf32>,\n"
+    "    %arg28: tensor<2xf32>, %arg29: tensor<2xf32>, %arg30: tensor<2xf32>) {\n"
+    "  %0 = \"task.matmul\"(%arg0, %arg1) {transpose_a = true, transpose_b = false}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %1 = \"task.grouped_matmul\"(%arg2, %arg3, %arg4) : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %2 = \"task.map\"(%arg0, %arg1) ({\n"
+    "  ^bb0(%a: f32, %b: f32):\n"
+    "    %s = arith.addf %a, %b : f32\n"
+    "    gpu.yield %s : f32\n"
+    "  }) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %3 = \"task.reduce\"(%arg5) {axis = 1 : i64, kind = \"max\"} : (tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %4 = \"task.rmsnorm\"(%arg6, %arg7) {eps = 1.0e-05 : f64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %5 = \"task.softmax\"(%arg8) : (tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %6 = \"task.cross_entropy\"(%arg9, %arg10) : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>\n"
+    "  %7 = \"task.embedding\"(%arg11, %arg12) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %8 = \"task.rope\"(%arg13) {theta = 10000.0 : f64} : (tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %9 = \"task.attention\"(%arg14, %arg15, %arg16) {causal = true, scale = 0.125 : f64}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %10:2 = \"task.topk\"(%arg17) {k = 2 : i64} : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xi32>)\n"
+    "  %11:2 = \"task.bucket\"(%arg18) {buckets = 8 : i64} : (tensor<2xf32>) -> (tensor<2xi32>, tensor<8xi32>)\n"
+    "  %12 = \"task.gather_rows\"(%arg19, %arg20) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %13 = \"task.scatter_add_rows\"(%arg21, %arg22) {rows = 16 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<16xf32>\n"
+    "  %14 = \"task.reshape\"(%arg23) : (tensor<2xf32>) -> tensor<2x1xf32>\n"
+    "  %15 = \"task.transpose\"(%arg24) {perm = array<i64: 1, 0>} : (tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %16 = \"task.convert\"(%arg25) : (tensor<2xf32>) -> tensor<2xbf16>\n"
+    "  %17:3 = \"task.adamw\"(%arg26, %arg27, %arg28, %arg29, %arg30)\n"
+    "      {lr = 3.0e-04 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+    "      -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+    "  \"interval.program\"() ({\n"
+    "    \"interval.interval\"() ({\n"
+    "      \"interval.barrier\"() : () -> ()\n"
+    "      gpu.yield\n"
+    "    }) {name = \"forward\"} : () -> ()\n"
+    "    gpu.yield\n"
+    "  }) {sym_name = \"update\"} : () -> ()\n"
+    "  %18 = \"arena.arena\"() {size = 4096 : i64, alignment = 256 : i64} : () -> memref<4096xi8>\n"
+    "  %19 = \"arena.slot\"(%18) {offset = 512 : i64, size = 1024 : i64, alignment = 128 : i64}\n"
+    "      : (memref<4096xi8>) -> memref<1024xi8>\n"
+    "  %20 = \"arena.view\"(%19) : (memref<1024xi8>) -> memref<16x16xf32>\n"
+    "  return\n"
+    "}\n";
+
+/* The op of `desc` in the parsed program (the program has one op of each kind). */
+static MlirOperation op_of(MlirOperation root, const latch_op_desc *desc) {
+  return desc ? find_op(root, desc->name) : (MlirOperation){NULL};
+}
+
+#define ATTR_KIND_OF(value)                                                                        \
+  _Generic((value), bool: LATCH_ATTR_BOOL, int64_t: LATCH_ATTR_INT, double: LATCH_ATTR_FLOAT,      \
+           MlirStringRef: LATCH_ATTR_STRING)
+
+static void print_attr_value(latch_attr_kind kind, const void *value) {
+  switch (kind) {
+  case LATCH_ATTR_BOOL: printf("%s", *(const bool *)value ? "true" : "false"); break;
+  case LATCH_ATTR_INT: printf("%lld", (long long)*(const int64_t *)value); break;
+  case LATCH_ATTR_FLOAT: printf("%g", *(const double *)value); break;
+  case LATCH_ATTR_STRING: {
+    const MlirStringRef *ref = value;
+    printf("\"%.*s\"", (int)ref->length, ref->data);
+    break;
+  }
+  default: printf("?"); break;
+  }
+}
+
+static void test_accessors(MlirContext context) {
+  printf("== accessors\n");
+  MlirModule module = mlirModuleCreateParse(context, mlirStringRefCreateFromCString(accessor_program));
+  EXPECT(!mlirModuleIsNull(module), "the accessor program does not parse");
+  if (mlirModuleIsNull(module))
+    return;
+  MlirOperation root = mlirModuleGetOperation(module);
+
+  /* Operands: the value, and the accessor's name agrees with the table's operand name at its index. */
+#define X(opname, field, index)                                                                    \
+  {                                                                                                \
+    const latch_op_desc *desc = desc_by_short_name(#opname);                                       \
+    MlirOperation op = op_of(root, desc);                                                          \
+    EXPECT(!mlirOperationIsNull(op), "no %s in the program", #opname);                             \
+    if (!mlirOperationIsNull(op)) {                                                                \
+      EXPECT((desc->operand_count < 0 || index < desc->operand_count) &&                           \
+                 strcmp(desc->operand_names[index], #field) == 0,                                  \
+             "latch_%s_%s: the table names operand %d differently", #opname, #field, index);      \
+      printf("%s.%s = ", desc->name, #field);                                                      \
+      print_value(latch_##opname##_##field(op));                                                   \
+      printf("\n");                                                                                \
+    }                                                                                              \
+  }
+  LATCH_OPERAND_LIST(X)
+#undef X
+  // CHECK-LABEL: == accessors
+  // CHECK-NEXT: task.matmul.a = %arg0
+  // CHECK-NEXT: task.matmul.b = %arg1
+  // CHECK-NEXT: task.grouped_matmul.x = %arg2
+  // CHECK-NEXT: task.grouped_matmul.w = %arg3
+  // CHECK-NEXT: task.grouped_matmul.ends = %arg4
+  // CHECK-NEXT: task.reduce.x = %arg5
+  // CHECK-NEXT: task.rmsnorm.x = %arg6
+  // CHECK-NEXT: task.rmsnorm.w = %arg7
+  // CHECK-NEXT: task.softmax.x = %arg8
+  // CHECK-NEXT: task.cross_entropy.logits = %arg9
+  // CHECK-NEXT: task.cross_entropy.targets = %arg10
+  // CHECK-NEXT: task.embedding.table = %arg11
+  // CHECK-NEXT: task.embedding.ids = %arg12
+  // CHECK-NEXT: task.rope.x = %arg13
+  // CHECK-NEXT: task.attention.q = %arg14
+  // CHECK-NEXT: task.attention.k = %arg15
+  // CHECK-NEXT: task.attention.v = %arg16
+  // CHECK-NEXT: task.topk.x = %arg17
+  // CHECK-NEXT: task.bucket.ids = %arg18
+  // CHECK-NEXT: task.gather_rows.x = %arg19
+  // CHECK-NEXT: task.gather_rows.idx = %arg20
+  // CHECK-NEXT: task.scatter_add_rows.x = %arg21
+  // CHECK-NEXT: task.scatter_add_rows.idx = %arg22
+  // CHECK-NEXT: task.reshape.x = %arg23
+  // CHECK-NEXT: task.transpose.x = %arg24
+  // CHECK-NEXT: task.convert.x = %arg25
+  // CHECK-NEXT: task.adamw.p = %arg26
+  // CHECK-NEXT: task.adamw.g = %arg27
+  // CHECK-NEXT: task.adamw.m = %arg28
+  // CHECK-NEXT: task.adamw.v = %arg29
+  // CHECK-NEXT: task.adamw.step = %arg30
+  // CHECK-NEXT: arena.slot.arena = result #0 of arena.arena
+  // CHECK-NEXT: arena.view.slot = result #0 of arena.slot
+
+  /* Results: owned by the op, at the table's index under the table's name; the type tells them apart. */
+#define X(opname, field, index)                                                                    \
+  {                                                                                                \
+    const latch_op_desc *desc = desc_by_short_name(#opname);                                       \
+    MlirOperation op = op_of(root, desc);                                                          \
+    EXPECT(!mlirOperationIsNull(op), "no %s in the program", #opname);                             \
+    if (!mlirOperationIsNull(op)) {                                                                \
+      MlirValue value = latch_##opname##_##field##_result(op);                                     \
+      EXPECT((desc->result_count < 0 || index < desc->result_count) &&                             \
+                 strcmp(desc->result_names[index], #field) == 0,                                   \
+             "latch_%s_%s_result: the table names result %d differently", #opname, #field, index); \
+      EXPECT(mlirValueIsAOpResult(value) && mlirOperationEqual(mlirOpResultGetOwner(value), op),    \
+             "latch_%s_%s_result is not a result of its op", #opname, #field);                    \
+      printf("%s.%s = ", desc->name, #field);                                                      \
+      print_value(value);                                                                          \
+      printf(" : ");                                                                               \
+      mlirTypePrint(mlirValueGetType(value), print_to_stdout, NULL);                               \
+      printf("\n");                                                                                \
+    }                                                                                              \
+  }
+  LATCH_RESULT_LIST(X)
+#undef X
+  // CHECK-NEXT: task.matmul.c = result #0 of task.matmul : tensor<2xf32>
+  // CHECK-NEXT: task.grouped_matmul.y = result #0 of task.grouped_matmul : tensor<2xf32>
+  // CHECK-NEXT: task.reduce.y = result #0 of task.reduce : tensor<2xf32>
+  // CHECK-NEXT: task.rmsnorm.y = result #0 of task.rmsnorm : tensor<2xf32>
+  // CHECK-NEXT: task.softmax.y = result #0 of task.softmax : tensor<2xf32>
+  // CHECK-NEXT: task.cross_entropy.loss = result #0 of task.cross_entropy : tensor<f32>
+  // CHECK-NEXT: task.embedding.y = result #0 of task.embedding : tensor<2xf32>
+  // CHECK-NEXT: task.rope.y = result #0 of task.rope : tensor<2xf32>
+  // CHECK-NEXT: task.attention.o = result #0 of task.attention : tensor<2xf32>
+  // CHECK-NEXT: task.topk.values = result #0 of task.topk : tensor<2xf32>
+  // CHECK-NEXT: task.topk.indices = result #1 of task.topk : tensor<2xi32>
+  // CHECK-NEXT: task.bucket.order = result #0 of task.bucket : tensor<2xi32>
+  // CHECK-NEXT: task.bucket.ends = result #1 of task.bucket : tensor<8xi32>
+  // CHECK-NEXT: task.gather_rows.y = result #0 of task.gather_rows : tensor<2xf32>
+  // CHECK-NEXT: task.scatter_add_rows.y = result #0 of task.scatter_add_rows : tensor<16xf32>
+  // CHECK-NEXT: task.reshape.y = result #0 of task.reshape : tensor<2x1xf32>
+  // CHECK-NEXT: task.transpose.y = result #0 of task.transpose : tensor<2xf32>
+  // CHECK-NEXT: task.convert.y = result #0 of task.convert : tensor<2xbf16>
+  // CHECK-NEXT: task.adamw.p_out = result #0 of task.adamw : tensor<2xf32>
+  // CHECK-NEXT: task.adamw.m_out = result #1 of task.adamw : tensor<2xf32>
+  // CHECK-NEXT: task.adamw.v_out = result #2 of task.adamw : tensor<2xf32>
+  // CHECK-NEXT: arena.arena.buffer = result #0 of arena.arena : memref<4096xi8>
+  // CHECK-NEXT: arena.slot.bytes = result #0 of arena.slot : memref<1024xi8>
+  // CHECK-NEXT: arena.view.view = result #0 of arena.view : memref<16x16xf32>
+
+  /* Attributes: the value, and the accessor's C type agrees with the table's kind for that name. */
+#define X(opname, field, ctype, reader)                                                            \
+  {                                                                                                \
+    const latch_op_desc *desc = desc_by_short_name(#opname);                                       \
+    MlirOperation op = op_of(root, desc);                                                          \
+    EXPECT(!mlirOperationIsNull(op), "no %s in the program", #opname);                             \
+    if (!mlirOperationIsNull(op)) {                                                                \
+      ctype value = latch_##opname##_##field(op);                                                  \
+      latch_attr_kind kind = ATTR_KIND_OF(value);                                                  \
+      bool listed = false;                                                                         \
+      for (int i = 0; i < desc->attr_count; ++i)                                                   \
+        if (strcmp(desc->attrs[i].name, #field) == 0)                                              \
+          listed = desc->attrs[i].kind == kind;                                                    \
+      EXPECT(listed, "latch_%s_%s: the table has no %s attribute '%s'", #opname, #field,           \
+             kind_name(kind), #field);                                                             \
+      printf("%s.%s = ", desc->name, #field);                                                      \
+      print_attr_value(kind, &value);                                                              \
+      printf("\n");                                                                                \
+    }                                                                                              \
+  }
+  LATCH_ATTR_LIST(X)
+#undef X
+  // CHECK-NEXT: task.matmul.transpose_a = true
+  // CHECK-NEXT: task.matmul.transpose_b = false
+  // CHECK-NEXT: task.reduce.axis = 1
+  // CHECK-NEXT: task.reduce.kind = "max"
+  // CHECK-NEXT: task.rmsnorm.eps = 1e-05
+  // CHECK-NEXT: task.rope.theta = 10000
+  // CHECK-NEXT: task.attention.causal = true
+  // CHECK-NEXT: task.attention.scale = 0.125
+  // CHECK-NEXT: task.topk.k = 2
+  // CHECK-NEXT: task.bucket.buckets = 8
+  // CHECK-NEXT: task.scatter_add_rows.rows = 16
+  // CHECK-NEXT: task.adamw.lr = 0.0003
+  // CHECK-NEXT: task.adamw.beta1 = 0.9
+  // CHECK-NEXT: task.adamw.beta2 = 0.999
+  // CHECK-NEXT: task.adamw.eps = 1e-08
+  // CHECK-NEXT: task.adamw.weight_decay = 0.1
+  // CHECK-NEXT: interval.interval.name = "forward"
+  // CHECK-NEXT: arena.arena.size = 4096
+  // CHECK-NEXT: arena.arena.alignment = 256
+  // CHECK-NEXT: arena.slot.offset = 512
+  // CHECK-NEXT: arena.slot.size = 1024
+  // CHECK-NEXT: arena.slot.alignment = 128
+
+  /* The accessors outside the lists: task.transpose's perm and task.map's body; interval.program's
+   * sym_name has none and is read through latch_attr_string. */
+  MlirOperation transpose = find_op(root, "task.transpose");
+  intptr_t perm_size = latch_transpose_perm_size(transpose);
+  printf("task.transpose.perm = [");
+  for (intptr_t i = 0; i < perm_size; ++i)
+    printf("%s%lld", i ? ", " : "", (long long)latch_transpose_perm_at(transpose, i));
+  printf("]\n");
+  printf("perm of a matmul: size %ld\n", (long)latch_transpose_perm_size(find_op(root, "task.matmul")));
+  MlirStringRef sym = latch_attr_string(find_op(root, "interval.program"), "sym_name");
+  printf("interval.program.sym_name = \"%.*s\"\n", (int)sym.length, sym.data);
+  MlirBlock map_body = latch_map_body(find_op(root, "task.map"));
+  printf("task.map body: %ld arguments, first op %s\n", (long)mlirBlockGetNumArguments(map_body),
+         mlirOperationIsNull(mlirBlockGetFirstOperation(map_body)) ? "none" : "present");
+  mlirOperationPrint(mlirBlockGetFirstOperation(map_body), print_to_stdout, NULL);
+  printf("\n");
+  // CHECK-NEXT: task.transpose.perm = [1, 0]
+  // CHECK-NEXT: perm of a matmul: size -1
+  // CHECK-NEXT: interval.program.sym_name = "update"
+  // CHECK-NEXT: task.map body: 2 arguments, first op present
+  // CHECK-NEXT: arith.addf
+
+  /* A parsed op prints back in the generic form. */
+  mlirOperationPrint(find_op(root, "task.topk"), print_to_stdout, NULL);
+  printf("\n");
+  // CHECK-NEXT: %{{.*}}:2 = "task.topk"(%arg17) {k = 2 : i64} : (tensor<2xf32>) -> (tensor<2xf32>, tensor<2xi32>)
+  mlirModuleDestroy(module);
+}
+
+/* ---- 5. attribute helpers on missing and mistyped attributes ---------------------------------- */
+
+static void test_attribute_fallbacks(MlirContext context) {
+  printf("== attribute fallbacks\n");
+  MlirModule module = mlirModuleCreateParse(
+      context, mlirStringRefCreateFromCString(
+                   "func.func private @odd() attributes {flag = \"yes\", five = 5 : i64, zero = 0 : i64,\n"
+                   "  truth = true, half = 2.5 : f32, text = \"hello\", i32s = array<i32: 1, 2>,\n"
+                   "  list = [1, 2], none = array<i64>, dims = array<i64: 3, 1>}\n"));
+  MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+
+  printf("bool: missing %d %d, string %d %d, int 5 %d, int 0 %d, true %d\n", latch_attr_bool(op, "nope", true),
+         latch_attr_bool(op, "nope", false), latch_attr_bool(op, "flag", true), latch_attr_bool(op, "flag", false),
+         latch_attr_bool(op, "five", false), latch_attr_bool(op, "zero", true), latch_attr_bool(op, "truth", false));
+  // CHECK-LABEL: == attribute fallbacks
+  // CHECK-NEXT: bool: missing 1 0, string 1 0, int 5 1, int 0 0, true 1
+  printf("int: missing %lld, float %lld, string %lld, array %lld, int %lld\n",
+         (long long)latch_attr_int(op, "nope", -7), (long long)latch_attr_int(op, "half", -7),
+         (long long)latch_attr_int(op, "flag", -7), (long long)latch_attr_int(op, "dims", -7),
+         (long long)latch_attr_int(op, "five", -7));
+  // CHECK-NEXT: int: missing -7, float -7, string -7, array -7, int 5
+  printf("float: missing %g, int %g, string %g, f32 %g\n", latch_attr_float(op, "nope", 1.5),
+         latch_attr_float(op, "five", 1.5), latch_attr_float(op, "text", 1.5), latch_attr_float(op, "half", 1.5));
+  // CHECK-NEXT: float: missing 1.5, int 1.5, string 1.5, f32 2.5
+  MlirStringRef missing = latch_attr_string(op, "nope"), mistyped = latch_attr_string(op, "five"),
+                text = latch_attr_string(op, "text");
+  printf("string: missing '%.*s' (%zu, data %s), int '%.*s' (%zu), string '%.*s'\n", (int)missing.length,
+         missing.data, missing.length, missing.data ? "set" : "null", (int)mistyped.length, mistyped.data,
+         mistyped.length, (int)text.length, text.data);
+  // CHECK-NEXT: string: missing '' (0, data set), int '' (0), string 'hello'
+  printf("i64 array: missing %ld, i32 array %ld, array attr %ld, int %ld, empty %ld, dims %ld = [%lld, %lld]\n",
+         (long)latch_attr_i64_array_size(op, "nope"), (long)latch_attr_i64_array_size(op, "i32s"),
+         (long)latch_attr_i64_array_size(op, "list"), (long)latch_attr_i64_array_size(op, "five"),
+         (long)latch_attr_i64_array_size(op, "none"), (long)latch_attr_i64_array_size(op, "dims"),
+         (long long)latch_attr_i64_array_get(op, "dims", 0), (long long)latch_attr_i64_array_get(op, "dims", 1));
+  // CHECK-NEXT: i64 array: missing -1, i32 array -1, array attr -1, int -1, empty 0, dims 2 = [3, 1]
+  mlirModuleDestroy(module);
+
+  /* The constructors give the forms the IRDL definitions expect. */
+  static const int64_t values[] = {2, 0, 1};
+  MlirAttribute made[] = {latch_attr_get_bool(context, true), latch_attr_get_bool(context, false),
+                          latch_attr_get_int(context, -3), latch_attr_get_float(context, 1e-5),
+                          latch_attr_get_string(context, "sum"), latch_attr_get_i64_array(context, 3, values),
+                          latch_attr_get_i64_array(context, 0, NULL)};
+  for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); ++i) {
+    printf("%s", i ? " | " : "made: ");
+    mlirAttributePrint(made[i], print_to_stdout, NULL);
+  }
+  printf("\n");
+  // CHECK-NEXT: made: true | false | -3 : i64 | 1.000000e-05 : f64 | "sum" | array<i64: 2, 0, 1> | array<i64>
+}
+
+int main(void) {
+  MlirContext context = latch_context_create();
+  if (mlirContextIsNull(context)) {
+    printf("FAIL: latch_context_create returned a null context\n");
+    return 1;
+  }
+  MlirDiagnosticHandlerID handler = mlirContextAttachDiagnosticHandler(context, print_diagnostic, NULL, NULL);
+  test_descriptors(context);
+  test_table_matches_irdl(context);
+  test_create(context);
+  test_irdl_rejects(context);
+  test_accessors(context);
+  test_attribute_fallbacks(context);
+  mlirContextDetachDiagnosticHandler(context, handler);
+  mlirContextDestroy(context);
+  printf("failures: %d\n", failures);
+  // CHECK-NOT: FAIL
+  // CHECK: failures: 0
+  return failures ? 1 : 0;
+}
