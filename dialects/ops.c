@@ -79,16 +79,33 @@ MlirOperation latch_op_create(latch_op_kind kind, MlirLocation loc, intptr_t res
   if (!desc || (desc->operand_count >= 0 && desc->operand_count != operand_count) ||
       (desc->result_count >= 0 && desc->result_count != result_count))
     return (MlirOperation){NULL};
+  bool is_map = kind == LATCH_OP_TASK_MAP;
+  if (is_map && (operand_count > LATCH_MAP_MAX_INPUTS || result_count > LATCH_MAP_MAX_OUTPUTS))
+    return (MlirOperation){NULL};
   MlirContext context = mlirLocationGetContext(loc);
   MlirOperationState state = mlirOperationStateGet(mlirStringRefCreateFromCString(desc->name), loc);
   mlirOperationStateAddResults(&state, result_count, result_types);
   mlirOperationStateAddOperands(&state, operand_count, operands);
   MlirNamedAttribute named[8];
+  int named_count = 0;
   for (int i = 0; i < desc->attr_count; ++i) {
     MlirIdentifier id = mlirIdentifierGet(context, mlirStringRefCreateFromCString(desc->attrs[i].name));
-    named[i] = mlirNamedAttributeGet(id, attrs[i]);
+    named[named_count++] = mlirNamedAttributeGet(id, attrs[i]);
   }
-  mlirOperationStateAddAttributes(&state, desc->attr_count, named);
+  if (is_map) {
+    int32_t operand_segments[LATCH_MAP_MAX_INPUTS] = {0}, result_segments[LATCH_MAP_MAX_OUTPUTS] = {0};
+    for (intptr_t i = 0; i < operand_count; ++i)
+      operand_segments[i] = 1;
+    for (intptr_t i = 0; i < result_count; ++i)
+      result_segments[i] = 1;
+    named[named_count++] = mlirNamedAttributeGet(
+        mlirIdentifierGet(context, mlirStringRefCreateFromCString("operandSegmentSizes")),
+        mlirDenseI32ArrayGet(context, LATCH_MAP_MAX_INPUTS, operand_segments));
+    named[named_count++] = mlirNamedAttributeGet(
+        mlirIdentifierGet(context, mlirStringRefCreateFromCString("resultSegmentSizes")),
+        mlirDenseI32ArrayGet(context, LATCH_MAP_MAX_OUTPUTS, result_segments));
+  }
+  mlirOperationStateAddAttributes(&state, named_count, named);
   MlirRegion regions[1];
   for (int i = 0; i < desc->region_count; ++i)
     regions[i] = mlirRegionCreate();
@@ -113,8 +130,10 @@ bool latch_attr_bool(MlirOperation op, const char *name, bool fallback) {
 
 int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback) {
   MlirAttribute attr = find_attr(op, name);
-  return !mlirAttributeIsNull(attr) && mlirAttributeIsAInteger(attr) ? mlirIntegerAttrGetValueInt(attr)
-                                                                      : fallback;
+  /* An i1 (`true`) is an integer attribute too, but never a valid count or axis. */
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAInteger(attr) || mlirAttributeIsABool(attr))
+    return fallback;
+  return mlirIntegerAttrGetValueInt(attr);
 }
 
 double latch_attr_float(MlirOperation op, const char *name, double fallback) {
@@ -138,6 +157,8 @@ intptr_t latch_attr_i64_array_size(MlirOperation op, const char *name) {
 }
 
 int64_t latch_attr_i64_array_get(MlirOperation op, const char *name, intptr_t index) {
+  if (index < 0 || index >= latch_attr_i64_array_size(op, name))
+    return 0;
   return mlirDenseI64ArrayGetElement(find_attr(op, name), index);
 }
 

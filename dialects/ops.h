@@ -51,6 +51,11 @@ typedef struct latch_attr_desc {
   X(ARENA_SLOT)                     \
   X(ARENA_VIEW)
 
+/* task.map takes at most this many inputs and outputs: IRDL cannot type a variadic list whose elements
+ * differ, so each position is an optional operand of its own (see dialects/task.irdl.mlir). */
+#define LATCH_MAP_MAX_INPUTS 12
+#define LATCH_MAP_MAX_OUTPUTS 6
+
 typedef enum latch_op_kind {
   LATCH_OP_UNKNOWN = 0,
 #define X(kind) LATCH_OP_##kind,
@@ -80,8 +85,9 @@ bool latch_op_is_task(MlirOperation op);
 
 /* Creates a detached op of `kind` (the caller owns it until it is inserted into a block). `attrs`
  * holds one attribute per entry of the kind's attribute table, in table order. Region ops get
- * `region_count` empty regions. Operand and result counts are checked against the table; returns a null
- * op when they do not match. */
+ * `region_count` empty regions; a task.map also gets its operand and result segment sizes. Operand and
+ * result counts are checked against the table (and the map limits); returns a null op when they do
+ * not match. */
 MlirOperation latch_op_create(latch_op_kind kind, MlirLocation loc, intptr_t result_count,
                               const MlirType *result_types, intptr_t operand_count,
                               const MlirValue *operands, const MlirAttribute *attrs);

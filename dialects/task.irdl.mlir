@@ -19,12 +19,31 @@ irdl.dialect @task {
     irdl.operands(x: %o0, w: %o1, ends: %o2)
     irdl.results(y: %r0)
   }
+  // IRDL unifies every use of one constraint, so a single variadic list would force all inputs
+  // (and all outputs) to one type. Each position gets its own optional operand instead; the op
+  // carries operandSegmentSizes/resultSegmentSizes (latch_op_create and the builder add them).
   irdl.operation @map {
     %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %o3 = irdl.base "!builtin.tensor"
+    %o4 = irdl.base "!builtin.tensor"
+    %o5 = irdl.base "!builtin.tensor"
+    %o6 = irdl.base "!builtin.tensor"
+    %o7 = irdl.base "!builtin.tensor"
+    %o8 = irdl.base "!builtin.tensor"
+    %o9 = irdl.base "!builtin.tensor"
+    %o10 = irdl.base "!builtin.tensor"
+    %o11 = irdl.base "!builtin.tensor"
     %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    %r2 = irdl.base "!builtin.tensor"
+    %r3 = irdl.base "!builtin.tensor"
+    %r4 = irdl.base "!builtin.tensor"
+    %r5 = irdl.base "!builtin.tensor"
     %g0 = irdl.region
-    irdl.operands(ins: variadic %o0)
-    irdl.results(outs: variadic %r0)
+    irdl.operands(in0: optional %o0, in1: optional %o1, in2: optional %o2, in3: optional %o3, in4: optional %o4, in5: optional %o5, in6: optional %o6, in7: optional %o7, in8: optional %o8, in9: optional %o9, in10: optional %o10, in11: optional %o11)
+    irdl.results(out0: optional %r0, out1: optional %r1, out2: optional %r2, out3: optional %r3, out4: optional %r4, out5: optional %r5)
     irdl.regions(body: %g0)
   }
   irdl.operation @reduce {

@@ -60,16 +60,16 @@ func.func @f(%x: memref<4x8xf32>) {
 
 func.func @f(%x: tensor<4x8xf32>) {
   // CHECK: {{.*}}irdl-errors.mlir:[[@LINE+1]]:8: error: 'task.map' op unexpected number of regions: expected 1 but got 0
-  %r = "task.map"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = "task.map"(%x) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return
 }
 
 // -----
 
-// A variadic operand list shares one IRDL constraint variable, so every input of a task.map has one type
-// (a rank-0 input cannot be mixed with a shaped one).
+// task.map inputs are optional operands of their own (IRDL cannot type a heterogeneous variadic list),
+// so a map written without its segment sizes is rejected.
 func.func @f(%x: tensor<4x8xf32>, %s: tensor<f32>) {
-  // CHECK: {{.*}}irdl-errors.mlir:[[@LINE+1]]:8: error: expected 'tensor<4x8xf32>' but got 'tensor<f32>'
+  // CHECK: {{.*}}irdl-errors.mlir:[[@LINE+1]]:8: error: 'operandSegmentSizes' attribute is expected but not provided
   %r = "task.map"(%x, %s) ({
   ^bb0(%a: f32, %b: f32):
     gpu.yield %a : f32

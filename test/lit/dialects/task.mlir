@@ -26,7 +26,7 @@ func.func @grouped_matmul(%x: tensor<16x8xbf16>, %w: tensor<4x8x2xbf16>, %ends: 
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[A]], %[[B]] : f32
 // CHECK-NEXT: %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
 // CHECK-NEXT: gpu.yield %[[S]], %[[P]] : f32, f32
-// CHECK-NEXT: }) : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT: }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
 // CHECK: return %[[R]]#0, %[[R]]#1
 func.func @map(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %s, %p = "task.map"(%x, %y) ({
@@ -34,7 +34,7 @@ func.func @map(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, te
     %sum = arith.addf %a, %b : f32
     %prod = arith.mulf %a, %b : f32
     gpu.yield %sum, %prod : f32, f32
-  }) : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
   return %s, %p : tensor<4x8xf32>, tensor<4x8xf32>
 }
 

@@ -272,7 +272,19 @@ func.func @f(%x0: tensor<4xf32>) {
   "task.map"(%x0) ({
   ^bb0(%a: f32):
     gpu.yield
-  }) : (tensor<4xf32>) -> ()
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+// map: outputs share one shape
+func.func @f(%x0: tensor<4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.map' 'outs[1]' must have the shape of 'outs[0]' ([4, 8]), got [8, 4]
+  %r:2 = "task.map"(%x0) ({
+  ^bb0(%a: f32):
+    gpu.yield %a, %a : f32, f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>)
   return
 }
 
@@ -284,7 +296,7 @@ func.func @f(%x0: tensor<4x8xf32>) {
   %r = "task.map"(%x0) ({
   ^bb0(%a: f32):
     gpu.yield %a : f32
-  }) : (tensor<4x8xf32>) -> tensor<4x9xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4x8xf32>) -> tensor<4x9xf32>
   return
 }
 
@@ -298,7 +310,7 @@ func.func @f(%x0: tensor<4xf32>) {
     cf.br ^bb1
   ^bb1:
     gpu.yield %a : f32
-  }) : (tensor<4xf32>) -> tensor<4xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -309,7 +321,7 @@ func.func @f(%x0: tensor<4xf32>) {
   // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.map' body must have exactly one block, got 0
   %r = "task.map"(%x0) ({
 
-  }) : (tensor<4xf32>) -> tensor<4xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -321,7 +333,7 @@ func.func @f(%x0: tensor<4xf32>) {
   %r = "task.map"(%x0) ({
   ^bb0(%a: f32, %b: f32):
     gpu.yield %a : f32
-  }) : (tensor<4xf32>) -> tensor<4xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -334,7 +346,7 @@ func.func @f(%x0: tensor<4xf32>) {
   ^bb0(%a: i32):
     %f = arith.sitofp %a : i32 to f32
     gpu.yield %f : f32
-  }) : (tensor<4xf32>) -> tensor<4xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -346,7 +358,7 @@ func.func @f(%x0: tensor<4xf32>) {
   %r = "task.map"(%x0) ({
   ^bb0(%a: f32):
     llvm.unreachable
-  }) : (tensor<4xf32>) -> tensor<4xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -358,7 +370,7 @@ func.func @f(%x0: tensor<4xf32>) {
   %r = "task.map"(%x0) ({
   ^bb0(%a: f32):
     gpu.yield %a, %a : f32, f32
-  }) : (tensor<4xf32>) -> tensor<4xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -371,7 +383,7 @@ func.func @f(%x0: tensor<4xf32>) {
   ^bb0(%a: f32):
     %i = arith.fptosi %a : f32 to i32
     gpu.yield %i : i32
-  }) : (tensor<4xf32>) -> tensor<4xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
 

@@ -35,7 +35,7 @@ func.func @grouped_matmul(%x: tensor<16x8xbf16>, %w: tensor<4x8x2xbf16>, %ends: 
 // CHECK: "task.map"(%{{.*}}, %{{.*}}) ({
 // CHECK: ^bb0(%[[X:.*]]: bf16, %[[Y:.*]]: bf16):
 // CHECK: gpu.yield %{{.*}}, %{{.*}} : f32, f32
-// CHECK: }) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
 func.func @map(%x: tensor<4x8xbf16>, %y: tensor<4x8xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %c = arith.constant 2.0 : f32
   %s, %t = "task.map"(%x, %y) ({
@@ -45,7 +45,7 @@ func.func @map(%x: tensor<4x8xbf16>, %y: tensor<4x8xbf16>) -> (tensor<4x8xf32>, 
     %m = arith.mulf %e, %f : f32
     %r = arith.addf %m, %c : f32
     gpu.yield %m, %r : f32, f32
-  }) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
   return %s, %t : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
@@ -54,13 +54,13 @@ func.func @map(%x: tensor<4x8xbf16>, %y: tensor<4x8xbf16>) -> (tensor<4x8xf32>, 
 // Rank-0 inputs broadcast to the output shape.
 // CHECK-LABEL: func.func @map_broadcast
 // CHECK: "task.map"(%{{.*}}, %{{.*}}) ({
-// CHECK: }) : (tensor<i32>, tensor<i32>) -> tensor<4x8xi32>
+// CHECK: }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<i32>, tensor<i32>) -> tensor<4x8xi32>
 func.func @map_broadcast(%a: tensor<i32>, %b: tensor<i32>) -> tensor<4x8xi32> {
   %y = "task.map"(%a, %b) ({
   ^bb0(%x: i32, %z: i32):
     %s = arith.addi %x, %z : i32
     gpu.yield %s : i32
-  }) : (tensor<i32>, tensor<i32>) -> tensor<4x8xi32>
+  }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<i32>, tensor<i32>) -> tensor<4x8xi32>
   return %y : tensor<4x8xi32>
 }
 
@@ -69,12 +69,12 @@ func.func @map_broadcast(%a: tensor<i32>, %b: tensor<i32>) -> tensor<4x8xi32> {
 // A map of no inputs into a rank-0 output.
 // CHECK-LABEL: func.func @map_fill
 // CHECK: "task.map"() ({
-// CHECK: }) : () -> tensor<f32>
+// CHECK: }) {operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : () -> tensor<f32>
 func.func @map_fill() -> tensor<f32> {
   %y = "task.map"() ({
     %one = arith.constant 1.0 : f32
     gpu.yield %one : f32
-  }) : () -> tensor<f32>
+  }) {operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : () -> tensor<f32>
   return %y : tensor<f32>
 }
 
@@ -261,7 +261,7 @@ func.func @mlp(%x: tensor<8x16xf32>, %w1: tensor<16x32xf32> {task.param}, %w2: t
     %zero = arith.constant 0.0 : f32
     %r = arith.maximumf %v, %zero : f32
     gpu.yield %r : f32
-  }) : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<8x32xf32>) -> tensor<8x32xf32>
   %logits = "task.matmul"(%a, %w2) {transpose_a = false, transpose_b = false}
       : (tensor<8x32xf32>, tensor<32x10xf32>) -> tensor<8x10xf32>
   %loss = "task.cross_entropy"(%logits, %targets) : (tensor<8x10xf32>, tensor<8xi32>) -> tensor<f32>
