@@ -857,7 +857,7 @@ void latch_adamw(latch_builder *b, MlirValue p, MlirValue g, MlirValue m, MlirVa
 
 /* ---- maps -------------------------------------------------------------------------------------- */
 
-#define MAX_MAP_VALUES 16
+#define MAX_MAP_VALUES (LATCH_MAP_MAX_INPUTS > LATCH_MAP_MAX_OUTPUTS ? LATCH_MAP_MAX_INPUTS : LATCH_MAP_MAX_OUTPUTS)
 
 bool latch_map(latch_builder *b, intptr_t in_count, const MlirValue *ins, intptr_t out_count,
                const latch_dtype *out_dtypes, latch_shape shape, latch_map_body_fn body, void *user_data,
@@ -866,9 +866,9 @@ bool latch_map(latch_builder *b, intptr_t in_count, const MlirValue *ins, intptr
   for (intptr_t i = 0; i < out_count; ++i)
     outs[i] = null_value;
   operand_info in[MAX_MAP_VALUES];
-  if (in_count < 0 || in_count > MAX_MAP_VALUES || out_count < 1 || out_count > MAX_MAP_VALUES) {
-    fail(b, op, "takes 0..%d inputs and 1..%d outputs; got %d and %d", MAX_MAP_VALUES, MAX_MAP_VALUES,
-         (int)in_count, (int)out_count);
+  if (in_count < 0 || in_count > LATCH_MAP_MAX_INPUTS || out_count < 1 || out_count > LATCH_MAP_MAX_OUTPUTS) {
+    fail(b, op, "takes 0..%d inputs and 1..%d outputs; got %d and %d", LATCH_MAP_MAX_INPUTS,
+         LATCH_MAP_MAX_OUTPUTS, (int)in_count, (int)out_count);
     return false;
   }
   if (!take(b, op, in_count, ins, in))

@@ -210,10 +210,8 @@ typedef void (*latch_map_body_fn)(latch_builder *b, const MlirValue *args, MlirV
 /* A task.map over `ins` (rank-0 inputs broadcast; the others share one shape, which the outputs get)
  * with outputs of `out_dtypes`. Without a non-rank-0 input the outputs have `shape` (only then is
  * `shape` read; pass LATCH_SCALAR otherwise). Writes the outputs to `outs`; returns false on failure
- * (outs are then null).
- * Note: the IRDL definition of task.map (dialects/task.irdl.mlir) currently gives all inputs one type
- * and all outputs one type, so a rank-0 broadcast input or mixed dtypes are rejected (reported at the
- * map by the per-op verification) although docs/task-dialect.md allows them. */
+ * (outs are then null). At most LATCH_MAP_MAX_INPUTS inputs and LATCH_MAP_MAX_OUTPUTS outputs
+ * (dialects/ops.h). */
 bool latch_map(latch_builder *b, intptr_t in_count, const MlirValue *ins, intptr_t out_count,
                const latch_dtype *out_dtypes, latch_shape shape, latch_map_body_fn body, void *user_data,
                MlirValue *outs);

@@ -44,6 +44,14 @@ typedef struct latch_attr_desc {
   X(TASK_TRANSPOSE)             \
   X(TASK_CONVERT)                 \
   X(TASK_ADAMW)                     \
+  X(TASK_REDUCE_GRAD)              \
+  X(TASK_RMSNORM_GRAD)             \
+  X(TASK_SOFTMAX_GRAD)             \
+  X(TASK_CROSS_ENTROPY_GRAD)       \
+  X(TASK_ROPE_GRAD)                \
+  X(TASK_ATTENTION_GRAD)           \
+  X(TASK_TOPK_GRAD)                \
+  X(TASK_GROUPED_MATMUL_WEIGHT_GRAD)                     \
   X(INTERVAL_PROGRAM)         \
   X(INTERVAL_INTERVAL)       \
   X(INTERVAL_BARRIER)         \
@@ -121,7 +129,17 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(scatter_add_rows, x, 0) X(scatter_add_rows, idx, 1)                                        \
   X(reshape, x, 0) X(transpose, x, 0) X(convert, x, 0)                                         \
   X(adamw, p, 0) X(adamw, g, 1) X(adamw, m, 2) X(adamw, v, 3) X(adamw, step, 4)                \
-  X(slot, arena, 0) X(view, slot, 0)
+  X(slot, arena, 0) X(view, slot, 0)                                                           \
+  X(reduce_grad, x, 0) X(reduce_grad, dy, 1)                                                   \
+  X(rmsnorm_grad, x, 0) X(rmsnorm_grad, w, 1) X(rmsnorm_grad, dy, 2)                           \
+  X(softmax_grad, y, 0) X(softmax_grad, dy, 1)                                                 \
+  X(cross_entropy_grad, logits, 0) X(cross_entropy_grad, targets, 1)                           \
+  X(cross_entropy_grad, dloss, 2) X(rope_grad, dy, 0)                                          \
+  X(attention_grad, q, 0) X(attention_grad, k, 1) X(attention_grad, v, 2)                      \
+  X(attention_grad, o, 3) X(attention_grad, do, 4)                                             \
+  X(topk_grad, dvalues, 0) X(topk_grad, indices, 1)                                            \
+  X(grouped_matmul_weight_grad, x, 0) X(grouped_matmul_weight_grad, dy, 1)                     \
+  X(grouped_matmul_weight_grad, ends, 2)
 
 #define LATCH_RESULT_LIST(X)                                                                   \
   X(matmul, c, 0) X(grouped_matmul, y, 0) X(reduce, y, 0) X(rmsnorm, y, 0) X(softmax, y, 0)    \
@@ -129,7 +147,11 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(topk, values, 0) X(topk, indices, 1) X(bucket, order, 0) X(bucket, ends, 1)                \
   X(gather_rows, y, 0) X(scatter_add_rows, y, 0) X(reshape, y, 0) X(transpose, y, 0)           \
   X(convert, y, 0) X(adamw, p_out, 0) X(adamw, m_out, 1) X(adamw, v_out, 2)                    \
-  X(arena, buffer, 0) X(slot, bytes, 0) X(view, view, 0)
+  X(arena, buffer, 0) X(slot, bytes, 0) X(view, view, 0) \
+  X(reduce_grad, dx, 0) X(rmsnorm_grad, dx, 0) X(rmsnorm_grad, dw, 1) X(softmax_grad, dx, 0)   \
+  X(cross_entropy_grad, dlogits, 0) X(rope_grad, dx, 0) X(attention_grad, dq, 0)               \
+  X(attention_grad, dk, 1) X(attention_grad, dv, 2) X(topk_grad, dx, 0)                        \
+  X(grouped_matmul_weight_grad, dw, 0)
 
 /* Columns: op, attribute, C type, reader. */
 #define LATCH_ATTR_LIST(X)                                                                     \
@@ -154,7 +176,14 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(arena, alignment, int64_t, latch_attr_int(op, "alignment", 0))                             \
   X(slot, offset, int64_t, latch_attr_int(op, "offset", 0))                                    \
   X(slot, size, int64_t, latch_attr_int(op, "size", 0))                                        \
-  X(slot, alignment, int64_t, latch_attr_int(op, "alignment", 0))
+  X(slot, alignment, int64_t, latch_attr_int(op, "alignment", 0)) \
+  X(reduce_grad, axis, int64_t, latch_attr_int(op, "axis", 0))                                 \
+  X(reduce_grad, kind, MlirStringRef, latch_attr_string(op, "kind"))                           \
+  X(rmsnorm_grad, eps, double, latch_attr_float(op, "eps", 0))                                 \
+  X(rope_grad, theta, double, latch_attr_float(op, "theta", 0))                                \
+  X(attention_grad, causal, bool, latch_attr_bool(op, "causal", false))                        \
+  X(attention_grad, scale, double, latch_attr_float(op, "scale", 0))                           \
+  X(topk_grad, columns, int64_t, latch_attr_int(op, "columns", 0))
 
 #define X(opname, field, index)                                            \
   static inline MlirValue latch_##opname##_##field(MlirOperation op) {     \

@@ -175,4 +175,81 @@ irdl.dialect @task {
     irdl.results(p_out: %r0, m_out: %r1, v_out: %r2)
     irdl.attributes {"lr" = %a0, "beta1" = %a1, "beta2" = %a2, "eps" = %a3, "weight_decay" = %a4}
   }
+  // Backward ops that latch-autodiff emits (see docs/task-dialect.md, "Backward ops").
+  irdl.operation @reduce_grad {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.string"
+    irdl.operands(x: %o0, dy: %o1)
+    irdl.results(dx: %r0)
+    irdl.attributes {"axis" = %a0, "kind" = %a1}
+  }
+  irdl.operation @rmsnorm_grad {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.float"
+    irdl.operands(x: %o0, w: %o1, dy: %o2)
+    irdl.results(dx: %r0, dw: %r1)
+    irdl.attributes {"eps" = %a0}
+  }
+  irdl.operation @softmax_grad {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(y: %o0, dy: %o1)
+    irdl.results(dx: %r0)
+  }
+  irdl.operation @cross_entropy_grad {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(logits: %o0, targets: %o1, dloss: %o2)
+    irdl.results(dlogits: %r0)
+  }
+  irdl.operation @rope_grad {
+    %o0 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.float"
+    irdl.operands(dy: %o0)
+    irdl.results(dx: %r0)
+    irdl.attributes {"theta" = %a0}
+  }
+  irdl.operation @attention_grad {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %o3 = irdl.base "!builtin.tensor"
+    %o4 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    %r2 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.float"
+    irdl.operands(q: %o0, k: %o1, v: %o2, o: %o3, do: %o4)
+    irdl.results(dq: %r0, dk: %r1, dv: %r2)
+    irdl.attributes {"causal" = %a0, "scale" = %a1}
+  }
+  irdl.operation @topk_grad {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(dvalues: %o0, indices: %o1)
+    irdl.results(dx: %r0)
+    irdl.attributes {"columns" = %a0}
+  }
+  irdl.operation @grouped_matmul_weight_grad {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %o0, dy: %o1, ends: %o2)
+    irdl.results(dw: %r0)
+  }
 }
