@@ -1,6 +1,7 @@
 # Makefile - the front door: installs what is missing, configures, builds and runs.
 #   make demo        the default pipeline over an example program, printing what each pass did
-#   make check       every test (lit/FileCheck suite, C API tests)
+#   make check       every test (lit/FileCheck suite, C API tests, JAX reference checks of latch-interp)
+#   make venv        the pinned Python environment of the JAX reference checks (.venv/)
 #   make check-asan  the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 
 LLVM_BIN     := /usr/lib/llvm-22/bin
@@ -10,8 +11,10 @@ BUILD_ASAN   ?= build-asan
 JOBS         ?= $(shell nproc 2>/dev/null || echo 2)
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LIT          := $(LLVM_BIN)/lit -sv
+PYTHON       ?= python3
+VENV         ?= .venv
 
-.PHONY: all deps build build-asan demo check check-lit check-asan clean
+.PHONY: all deps build build-asan venv demo check check-lit check-asan clean
 
 all: build
 
@@ -34,17 +37,31 @@ build-asan: deps
 	@[ -f $(BUILD_ASAN)/CMakeCache.txt ] || cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DLATCH_SANITIZE=ON
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 
+# The pinned Python environment of the JAX reference checks (test/jax), made from scratch only when it is
+# missing or test/jax/requirements.txt differs from the copy it was made from (the stamp).
+venv:
+	@cmp -s test/jax/requirements.txt $(VENV)/requirements.stamp 2>/dev/null || { \
+	  echo "Creating $(VENV)/ from test/jax/requirements.txt"; \
+	  rm -f $(VENV)/requirements.stamp; \
+	  $(PYTHON) -m venv --clear $(VENV) && \
+	  $(VENV)/bin/pip install -q --disable-pip-version-check -r test/jax/requirements.txt && \
+	  cp test/jax/requirements.txt $(VENV)/requirements.stamp; }
+
 demo: build
 	@sh examples/demo.sh $(BUILD)
 
-check: build
-	$(LIT) $(BUILD)/test/lit
+# venv_python enables the tests that need JAX (lit feature `jax`); without it they are UNSUPPORTED.
+check: build venv
+	$(LIT) --param venv_python=$(abspath $(VENV))/bin/python $(BUILD)/test/lit
 
 # Leaks inside libMLIR/libLLVM are suppressed only through test/asan/lsan.supp, which says why for each.
+# abort_on_error=1: a sanitizer report (leak, overflow, undefined behaviour) ends the program with
+# SIGABRT. Its default, exit code 1, is also latch-opt's code for bad input, so `not latch-opt ...` in
+# the tests that expect an error would pass over the report; `not` fails on a signal.
 check-asan: build-asan
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/test/asan/lsan.supp:print_suppressions=0 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
 	$(LIT) $(BUILD_ASAN)/test/lit
 
 clean:

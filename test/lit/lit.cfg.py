@@ -18,3 +18,9 @@ for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
 config.substitutions.append(("%latch_src", config.latch_source_dir))
 if config.latch_sanitize:
     config.available_features.add("asan")
+# The JAX reference checks (test/lit/jax) need the pinned venv that `make check` passes as
+# `--param venv_python=...`; without it they are UNSUPPORTED (REQUIRES: jax).
+venv_python = lit_config.params.get("venv_python")
+if venv_python:
+    config.available_features.add("jax")
+    config.substitutions.append(("%venv_python", venv_python))
