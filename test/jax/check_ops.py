@@ -13,13 +13,13 @@ in up to three modes and each result of each run is one row of the table:
                                                      dtype (bf16 via ml_dtypes)
 
 Why exact equality for the emulated modes: the contract (docs/task-dialect.md, "Precision") is that the
-interpreter computes each op in fp64 and rounds what it stores, once, to nearest-even. JAX computes the
+interpreter computes each op in fp64 and rounds what it stores to nearest-even (bf16 through fp32, as
+the GPU rounds its fp32 results). JAX computes the
 same op in fp64 from the same (already rounded) inputs, so the two fp64 values differ by a few fp64 ulps
 and round to the same bf16/fp32 value unless the fp64 value lies within that distance of a rounding
 midpoint. So the gate is: equal, except a one-ulp difference where JAX's unrounded value is within 1e-10
-(relative) of the midpoint between the two candidates (reported as "at ties"). A double rounding (fp64 ->
-fp32 -> bf16, as ml_dtypes' own float64 -> bfloat16 cast does) misses this gate, and case map_tie_bf16 is
-built to show it. Index results (topk indices, bucket, int converts) must match exactly in every mode.
+(relative) of the midpoint between the two candidates (reported as "at ties"). Case map_tie_bf16 is built
+so that one direct rounding and the two-step rounding differ: it pins the two-step rule. Index results (topk indices, bucket, int converts) must match exactly in every mode.
 Inputs are drawn so that every value is exact in its declared dtype; topk ties are made on purpose (small
 integers) to test "ties go to the lower index".
 
@@ -226,8 +226,8 @@ gpu.yield %r : {fdt}"""
 @case("map_tie_bf16", modes=("bf16",))
 def _(rng, fdt):
     """a + b + c with a = 1, b = 2^-8 (exactly half a bf16 ulp of 1) and a small c of either sign: the
-    fp64 sum is off the bf16 midpoint by |c| (2^-30 .. 2^-12), so single rounding goes towards c's side,
-    while rounding through fp32 first lands on the midpoint for |c| < 2^-24 and then goes to even."""
+    fp64 sum is off the bf16 midpoint by |c| (2^-30 .. 2^-12), so a single rounding would go towards c's
+    side, while the rule (through fp32 first) lands on the midpoint for |c| < 2^-24 and then goes to even."""
     P = Prog()
     cs = np.array([2.0**-30, -(2.0**-30), 2.0**-26, -(2.0**-26), 2.0**-20, -(2.0**-20), 2.0**-12, 0.0])
     scale = 2.0 ** rng.integers(-4, 5, (8, 4)).astype(np.float64)  # same story in other binades

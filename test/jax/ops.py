@@ -54,7 +54,9 @@ def round_to(x, dtype):
     if dtype == "f32":
         return x.astype(np.float32).astype(np.float64)  # one IEEE rounding, nearest-even
     if dtype == "bf16":
-        return round_bf16(x)
+        # The GPU computes in fp32 and rounds that fp32 value to bf16 when it stores (docs/task-dialect.md,
+        # "Precision"): two roundings, each to nearest-even.
+        return round_bf16(x.astype(np.float32).astype(np.float64))
     raise ValueError(dtype)
 
 
