@@ -1,7 +1,8 @@
 /* interp.h - the fp64 interpreter of task programs: runs one func.func of a parsed module on given
  * argument tensors and returns its result tensors. Every task op follows docs/task-dialect.md (the
  * kernels are in kernels.h); task.map bodies and scalar arith/math ops run through scalar.h; func.call
- * calls other functions of the same module; arith.constant may be a scalar or a dense tensor.
+ * calls other functions of the same module; arith.constant may be a scalar or a dense tensor. The
+ * backward ops of docs/task-dialect.md ("Backward ops") are kernels too.
  *
  * Errors (an unsupported op, an index out of range, mismatched shapes) are emitted with mlirEmitError
  * at the failing op's location, so they reach the context's diagnostic handlers; nothing is printed

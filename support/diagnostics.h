@@ -8,10 +8,13 @@
 #include "mlir-c/IR.h"
 
 /* Where diagnostics go and how locations are named. The parser gives every location of a parsed string
- * the file name "-"; `display_name` replaces it (the real file name, or "<stdin>"). */
+ * the file name "-"; `display_name` replaces it (the real file name, or "<stdin>"), and `line_offset`
+ * is added to its line numbers (the lines before a --split-input-file chunk). A location without a
+ * file position prints as `display_name: error: ...`. */
 typedef struct latch_diagnostic_sink {
   FILE *stream;
   const char *display_name;
+  unsigned line_offset; /* 0 after attaching; set it for a chunk of a larger file */
   int error_count;
   MlirDiagnosticHandlerID handler_id;
   MlirContext context;
@@ -23,9 +26,11 @@ void latch_diagnostic_sink_attach(latch_diagnostic_sink *sink, MlirContext conte
                                   const char *display_name);
 void latch_diagnostic_sink_detach(latch_diagnostic_sink *sink);
 
-/* Writes `loc` as `FILE:LINE:COL` (or the innermost file location inside a name, call-site or fused
- * location); writes nothing and returns 0 when the location carries no file position. */
-int latch_location_print(FILE *stream, MlirLocation loc, const char *display_name);
+/* Writes `loc` as `FILE:LINE:COL` (the first file location inside a name, call-site or fused location);
+ * a location in the file "-" is written as `display_name` with `line_offset` added to its line, and
+ * line 0 (the whole file) as just the file. Writes nothing and returns 0 when the location carries no
+ * file. */
+int latch_location_print(FILE *stream, MlirLocation loc, const char *display_name, unsigned line_offset);
 
 /* Writes an MlirStringRef to a FILE* (an MlirStringCallback). */
 void latch_print_to_file(MlirStringRef text, void *stream);

@@ -216,9 +216,10 @@ static bool read_arguments(MlirOperation func, argument **out_args, intptr_t *ou
       a->param_index = params++;
     if (!latch_tensor_type_read(a->type, &a->dtype, &a->rank, a->shape)) {
       char text[256];
+      error("argument %ld has type %s; latch-interp takes static tensors of f32, bf16, f64 or i32 (rank <= %d)",
+            (long)k, type_text(a->type, text, sizeof(text)), LATCH_MAX_RANK);
       free(args);
-      return error("argument %ld has type %s; latch-interp takes static tensors of f32, bf16, f64 or i32",
-                   (long)k, type_text(a->type, text, sizeof(text)));
+      return false;
     }
   }
   *out_args = args;
@@ -429,6 +430,13 @@ static bool write_results(const char *dir, latch_tensor **results, intptr_t coun
       array.shape[d] = t->shape[d];
     if (!latch_npy_write(path, &array, message, sizeof(message)))
       return error("%s", message);
+  }
+  /* Results of an earlier run with more results would read as ours: remove result<count>.npy onwards. */
+  for (intptr_t k = count;; ++k) {
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/result%ld.npy", dir, (long)k);
+    if (remove(path) != 0)
+      break;
   }
   return true;
 }

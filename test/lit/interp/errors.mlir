@@ -102,3 +102,32 @@ func.func @unsupported(%x: tensor<2xf32>) -> tensor<2xf32> {
 func.func @norange(%ids: tensor<3xi32>) -> tensor<3xi32> {
   return %ids : tensor<3xi32>
 }
+
+// RUN: not latch-interp %s --entry dynamic --random-inputs 1 --output-dir %t/o 2>&1 | FileCheck %s --check-prefix=DYNAMIC --implicit-check-not=error:
+// DYNAMIC: latch-interp: error: argument 0 has type tensor<?xf32>; latch-interp takes static tensors of f32, bf16, f64 or i32 (rank <= 8)
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  return %x : tensor<?xf32>
+}
+
+// RUN: not latch-interp %s --entry divide --input arg0=%t/ids_ok.npy --output-dir %t/o 2>&1 | FileCheck %s --check-prefix=DIVIDE --implicit-check-not=error:
+// DIVIDE: errors.mlir:[[@LINE+5]]:{{[0-9]+}}: error: 'arith.divsi' integer division by zero (element 0 of the enclosing task.map)
+func.func @divide(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %y = "task.map"(%x) ({
+  ^bb0(%v: i32):
+    %zero = arith.constant 0 : i32
+    %q = arith.divsi %v, %zero : i32
+    gpu.yield %q : i32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xi32>) -> tensor<4xi32>
+  return %y : tensor<4xi32>
+}
+
+// RUN: not latch-interp %s --entry body_op --input arg0=%t/ids_f4.npy --output-dir %t/o 2>&1 | FileCheck %s --check-prefix=BODY-OP --implicit-check-not=error:
+// BODY-OP: errors.mlir:[[@LINE+4]]:{{[0-9]+}}: error: 'math.sinh' is not supported by latch-interp in a task.map body
+func.func @body_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = "task.map"(%x) ({
+  ^bb0(%v: f32):
+    %s = math.sinh %v : f32
+    gpu.yield %s : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
