@@ -121,9 +121,12 @@ static MlirLogicalResult build_update(MlirOperation grad, MlirBlock module_body,
   MlirType step_type = mlirRankedTensorTypeGet(0, NULL, mlirF32TypeGet(context), mlirAttributeGetNull());
   MlirValue step = mlirBlockAddArgument(block, step_type, loc);
   types[count] = step_type;
-  MlirNamedAttribute step_name =
-      mlirNamedAttributeGet(mlirIdentifierGet(context, str("task.name")), mlirStringAttrGet(context, str("step")));
-  dicts[count++] = mlirDictionaryAttrGet(context, 1, &step_name);
+  /* The step counter t >= 1; `task.init = "ones"` makes a generated first update use t = 1. */
+  MlirNamedAttribute step_attrs[2] = {
+      mlirNamedAttributeGet(mlirIdentifierGet(context, str("task.name")), mlirStringAttrGet(context, str("step"))),
+      mlirNamedAttributeGet(mlirIdentifierGet(context, str("task.init")), mlirStringAttrGet(context, str("ones"))),
+  };
+  dicts[count++] = mlirDictionaryAttrGet(context, 2, step_attrs);
   for (intptr_t i = 0; i < input_count; ++i) {
     MlirValue old = mlirBlockGetArgument(block, inputs[i]);
     MlirValue arg = mlirBlockAddArgument(block, mlirValueGetType(old), loc);

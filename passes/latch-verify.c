@@ -273,6 +273,30 @@ static const value_rule value_rules[] = {
     V(ADAMW, "p_out", ANY_RANK, F32),
     V(ADAMW, "m_out", ANY_RANK, F32),
     V(ADAMW, "v_out", ANY_RANK, F32),
+    V(REDUCE_GRAD, "x", NONZERO_RANK, FLOAT),
+    V(REDUCE_GRAD, "dy", ANY_RANK, FLOAT),
+    V(RMSNORM_GRAD, "x", NONZERO_RANK, FLOAT),
+    V(RMSNORM_GRAD, "w", 1, FLOAT),
+    V(RMSNORM_GRAD, "dy", ANY_RANK, FLOAT),
+    V(SOFTMAX_GRAD, "y", NONZERO_RANK, FLOAT),
+    V(SOFTMAX_GRAD, "dy", ANY_RANK, FLOAT),
+    V(SOFTMAX_GRAD, "dx", ANY_RANK, FLOAT),
+    V(CROSS_ENTROPY_GRAD, "logits", 2, FLOAT),
+    V(CROSS_ENTROPY_GRAD, "targets", 1, I32),
+    V(CROSS_ENTROPY_GRAD, "dloss", 0, FLOAT),
+    V(ROPE_GRAD, "dy", 4, FLOAT),
+    V(ATTENTION_GRAD, "q", 4, FLOAT),
+    V(ATTENTION_GRAD, "k", 4, FLOAT),
+    V(ATTENTION_GRAD, "v", 4, FLOAT),
+    V(ATTENTION_GRAD, "o", 4, FLOAT),
+    V(ATTENTION_GRAD, "do", 4, FLOAT),
+    V(TOPK_GRAD, "dvalues", 2, FLOAT),
+    V(TOPK_GRAD, "indices", 2, I32),
+    V(TOPK_GRAD, "dx", 2, FLOAT),
+    V(GROUPED_MATMUL_WEIGHT_GRAD, "x", 2, FLOAT),
+    V(GROUPED_MATMUL_WEIGHT_GRAD, "dy", 2, FLOAT),
+    V(GROUPED_MATMUL_WEIGHT_GRAD, "ends", 1, I32),
+    V(GROUPED_MATMUL_WEIGHT_GRAD, "dw", 3, ANY_DTYPE),
 };
 #undef V
 
@@ -323,6 +347,10 @@ static const attr_range attr_ranges[] = {
     R(ADAMW, "beta2", 0, 1, true, false),
     R(ADAMW, "eps", 0, INFINITY, false, false),
     R(ADAMW, "weight_decay", 0, INFINITY, true, false),
+    R(RMSNORM_GRAD, "eps", 0, INFINITY, false, false),
+    R(ROPE_GRAD, "theta", 0, INFINITY, false, false),
+    R(ATTENTION_GRAD, "scale", -INFINITY, INFINITY, false, false),
+    R(TOPK_GRAD, "columns", 1, INFINITY, true, false),
 };
 #undef R
 
@@ -425,6 +453,47 @@ static const relation relations[] = {
     SHAPE(ADAMW, "p_out", "p"),
     SHAPE(ADAMW, "m_out", "p"),
     SHAPE(ADAMW, "v_out", "p"),
+    /* Backward ops: every result has the type of the forward value whose adjoint it is. */
+    SHAPE(REDUCE_GRAD, "dx", "x"),
+    DTYPE(REDUCE_GRAD, "dx", "x"),
+    EQ(RMSNORM_GRAD, "w", 0, "x", LAST),
+    SHAPE(RMSNORM_GRAD, "dy", "x"),
+    SHAPE(RMSNORM_GRAD, "dx", "x"),
+    DTYPE(RMSNORM_GRAD, "dx", "x"),
+    SHAPE(RMSNORM_GRAD, "dw", "w"),
+    DTYPE(RMSNORM_GRAD, "dw", "w"),
+    SHAPE(SOFTMAX_GRAD, "dy", "y"),
+    SHAPE(SOFTMAX_GRAD, "dx", "y"),
+    EQ(CROSS_ENTROPY_GRAD, "targets", 0, "logits", 0),
+    SHAPE(CROSS_ENTROPY_GRAD, "dlogits", "logits"),
+    DTYPE(CROSS_ENTROPY_GRAD, "dlogits", "logits"),
+    SHAPE(ROPE_GRAD, "dx", "dy"),
+    DTYPE(ROPE_GRAD, "dx", "dy"),
+    EQ(ATTENTION_GRAD, "k", 0, "q", 0), /* B */
+    EQ(ATTENTION_GRAD, "k", 1, "q", 1), /* H */
+    EQ(ATTENTION_GRAD, "k", 3, "q", 3), /* hd */
+    EQ(ATTENTION_GRAD, "v", 0, "q", 0),
+    EQ(ATTENTION_GRAD, "v", 1, "q", 1),
+    EQ(ATTENTION_GRAD, "v", 3, "q", 3),
+    EQ(ATTENTION_GRAD, "v", 2, "k", 2), /* T of the keys */
+    SHAPE(ATTENTION_GRAD, "o", "q"),
+    SHAPE(ATTENTION_GRAD, "do", "q"),
+    SHAPE(ATTENTION_GRAD, "dq", "q"),
+    DTYPE(ATTENTION_GRAD, "dq", "q"),
+    SHAPE(ATTENTION_GRAD, "dk", "k"),
+    DTYPE(ATTENTION_GRAD, "dk", "k"),
+    SHAPE(ATTENTION_GRAD, "dv", "v"),
+    DTYPE(ATTENTION_GRAD, "dv", "v"),
+    LE(TOPK_GRAD, "dvalues", 1, "columns", 0), /* k <= E */
+    SHAPE(TOPK_GRAD, "indices", "dvalues"),
+    EQ(TOPK_GRAD, "dx", 0, "dvalues", 0),
+    EQ(TOPK_GRAD, "dx", 1, "columns", 0),
+    DTYPE(GROUPED_MATMUL_WEIGHT_GRAD, "dy", "x"),
+    ACC(GROUPED_MATMUL_WEIGHT_GRAD, "dw", "x"),
+    EQ(GROUPED_MATMUL_WEIGHT_GRAD, "dy", 0, "x", 0),   /* R */
+    EQ(GROUPED_MATMUL_WEIGHT_GRAD, "dw", 0, "ends", 0), /* G */
+    EQ(GROUPED_MATMUL_WEIGHT_GRAD, "dw", 1, "x", 1),    /* K */
+    EQ(GROUPED_MATMUL_WEIGHT_GRAD, "dw", 2, "dy", 1),   /* N */
 };
 #undef SHAPE
 #undef DTYPE
@@ -591,22 +660,41 @@ static int64_t reduce_y_dim(MlirOperation op, intptr_t i) {
   return dim(type_of(latch_reduce_x(op)), i < latch_reduce_axis(op) ? i : i + 1);
 }
 
-static void verify_reduce(verifier *v, MlirOperation op) {
+static int64_t reduce_grad_dy_dim(MlirOperation op, intptr_t i) {
+  return dim(type_of(latch_reduce_grad_x(op)), i < latch_reduce_grad_axis(op) ? i : i + 1);
+}
+
+/* The `kind` and `axis` rules that task.reduce and task.reduce_grad share; false when the axis is out of
+ * range (the reduced shape cannot be computed). */
+static bool check_reduce_attrs(verifier *v, MlirOperation op, MlirStringRef kind, int64_t axis, MlirValue x) {
   static const char *const kinds[] = {"sum", "max", "mean"};
-  MlirStringRef kind = latch_reduce_kind(op);
   bool known = false;
   for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i)
     known = known || (kind.length == strlen(kinds[i]) && memcmp(kind.data, kinds[i], kind.length) == 0);
   if (!known)
     report(v, op, "attribute 'kind' must be \"sum\", \"max\" or \"mean\", got \"%.*s\"", (int)kind.length,
            kind.data);
-  int64_t axis = latch_reduce_axis(op), rank = rank_of(type_of(latch_reduce_x(op)));
+  int64_t rank = rank_of(type_of(x));
   if (axis < 0 || axis >= rank) {
     report(v, op, "attribute 'axis' must be in [0, %lld) (the rank of 'x'), got %lld", (long long)rank,
            (long long)axis);
-    return;
+    return false;
   }
-  expect_shape(v, op, latch_reduce_y_result(op), "y", rank - 1, reduce_y_dim, "'x' without dim 'axis'");
+  return true;
+}
+
+static void verify_reduce(verifier *v, MlirOperation op) {
+  MlirValue x = latch_reduce_x(op);
+  if (check_reduce_attrs(v, op, latch_reduce_kind(op), latch_reduce_axis(op), x))
+    expect_shape(v, op, latch_reduce_y_result(op), "y", rank_of(type_of(x)) - 1, reduce_y_dim,
+                 "'x' without dim 'axis'");
+}
+
+static void verify_reduce_grad(verifier *v, MlirOperation op) {
+  MlirValue x = latch_reduce_grad_x(op);
+  if (check_reduce_attrs(v, op, latch_reduce_grad_kind(op), latch_reduce_grad_axis(op), x))
+    expect_shape(v, op, latch_reduce_grad_dy(op), "dy", rank_of(type_of(x)) - 1, reduce_grad_dy_dim,
+                 "'x' without dim 'axis'");
 }
 
 static int64_t embedding_y_dim(MlirOperation op, intptr_t i) {
@@ -619,17 +707,34 @@ static void verify_embedding(verifier *v, MlirOperation op) {
                embedding_y_dim, "the shape of 'ids', then dim 1 of 'table'");
 }
 
-static void verify_rope(verifier *v, MlirOperation op) {
-  int64_t head_dim = dim(type_of(latch_rope_x(op)), 3);
+/* The rotate-half pairs of task.rope and task.rope_grad need an even head dim. */
+static void check_head_dim_even(verifier *v, MlirOperation op, MlirValue value, const char *name) {
+  int64_t head_dim = dim(type_of(value), 3);
   if (head_dim % 2 != 0)
-    report(v, op, "dim 3 (head dim) of 'x' must be even, got %lld", (long long)head_dim);
+    report(v, op, "dim 3 (head dim) of '%s' must be even, got %lld", name, (long long)head_dim);
+}
+
+static void verify_rope(verifier *v, MlirOperation op) { check_head_dim_even(v, op, latch_rope_x(op), "x"); }
+
+static void verify_rope_grad(verifier *v, MlirOperation op) {
+  check_head_dim_even(v, op, latch_rope_grad_dy(op), "dy");
+}
+
+/* Causal masking compares query and key positions: task.attention and task.attention_grad need Tq == Tk. */
+static void check_causal_lengths(verifier *v, MlirOperation op, bool causal, MlirValue q, MlirValue k) {
+  int64_t tq = dim(type_of(q), 2), tk = dim(type_of(k), 2);
+  if (causal && tq != tk)
+    report(v, op, "with causal = true, dim 2 of 'k' must equal dim 2 of 'q' (got %lld and %lld)", (long long)tk,
+           (long long)tq);
 }
 
 static void verify_attention(verifier *v, MlirOperation op) {
-  int64_t tq = dim(type_of(latch_attention_q(op)), 2), tk = dim(type_of(latch_attention_k(op)), 2);
-  if (latch_attention_causal(op) && tq != tk)
-    report(v, op, "with causal = true, dim 2 of 'k' must equal dim 2 of 'q' (got %lld and %lld)", (long long)tk,
-           (long long)tq);
+  check_causal_lengths(v, op, latch_attention_causal(op), latch_attention_q(op), latch_attention_k(op));
+}
+
+static void verify_attention_grad(verifier *v, MlirOperation op) {
+  check_causal_lengths(v, op, latch_attention_grad_causal(op), latch_attention_grad_q(op),
+                       latch_attention_grad_k(op));
 }
 
 static void verify_bucket(verifier *v, MlirOperation op) {
@@ -674,7 +779,8 @@ static void (*const op_rules[LATCH_OP_COUNT])(verifier *, MlirOperation) = {
     [LATCH_OP_TASK_REDUCE] = verify_reduce,       [LATCH_OP_TASK_EMBEDDING] = verify_embedding,
     [LATCH_OP_TASK_ROPE] = verify_rope,           [LATCH_OP_TASK_ATTENTION] = verify_attention,
     [LATCH_OP_TASK_BUCKET] = verify_bucket,       [LATCH_OP_TASK_RESHAPE] = verify_reshape,
-    [LATCH_OP_TASK_TRANSPOSE] = verify_transpose,
+    [LATCH_OP_TASK_TRANSPOSE] = verify_transpose, [LATCH_OP_TASK_REDUCE_GRAD] = verify_reduce_grad,
+    [LATCH_OP_TASK_ROPE_GRAD] = verify_rope_grad, [LATCH_OP_TASK_ATTENTION_GRAD] = verify_attention_grad,
 };
 
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {

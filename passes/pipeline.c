@@ -9,11 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pass.h"
 
 /* Named pipelines may refer to each other; this bounds the expansion. */
 #define MAX_PIPELINE_DEPTH 16
+/* Nested pass managers (`func.func(...)` inside `builtin.module(...)`); the parser recurses once per
+ * level, and IR does not nest deeper than source.h's LATCH_MAX_NESTING. */
+#define MAX_PIPELINE_NESTING 64
 
 typedef struct parser {
   const char *text; /* the whole string being parsed (for error context) */
@@ -24,6 +28,7 @@ typedef struct parser {
   char *pending;
   size_t pending_length, pending_capacity;
   char upstream_error[1024];
+  int nesting; /* open `name(` levels */
 } parser;
 
 static void skip_space(parser *ps) {
@@ -31,12 +36,24 @@ static void skip_space(parser *ps) {
     ps->p++;
 }
 
+/* Error messages quote the pipeline, cut to this many characters (a generated one can be huge). */
+#define QUOTED_MAX 160
+
+static int quoted_length(const parser *ps, const char **out_more) {
+  size_t length = strlen(ps->text);
+  *out_more = length > QUOTED_MAX ? "..." : "";
+  return (int)(length > QUOTED_MAX ? QUOTED_MAX : length);
+}
+
 static bool fail(parser *ps, const char *message) {
+  const char *more;
+  int shown = quoted_length(ps, &more);
   if (ps->p < ps->end)
-    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%s': %s at '%.20s'", ps->text, message,
-             ps->p);
+    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%.*s%s': %s at '%.20s'", shown, ps->text,
+             more, message, ps->p);
   else
-    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%s': %s at its end", ps->text, message);
+    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%.*s%s': %s at its end", shown, ps->text,
+             more, message);
   return false;
 }
 
@@ -55,7 +72,58 @@ static void collect_upstream_error(MlirStringRef message, void *user_data) {
              message.data);
 }
 
-static void report_upstream_error(parser *ps) {
+/* Upstream's option parser (llvm::cl) writes why an option value is bad straight to stderr, outside the
+ * error callback (": for the --max-iterations option: 'abc' value invalid for long argument!"). While
+ * upstream parses, file descriptor 2 goes to a temporary file, so that this reason can become part of
+ * the one error message instead of a stray line. Without a temporary file nothing is captured. */
+typedef struct stderr_capture {
+  FILE *file;
+  int saved;
+} stderr_capture;
+
+static void capture_stderr(stderr_capture *capture) {
+  fflush(stderr);
+  capture->saved = -1;
+  capture->file = tmpfile();
+  if (!capture->file)
+    return;
+  capture->saved = dup(STDERR_FILENO);
+  if (capture->saved < 0 || dup2(fileno(capture->file), STDERR_FILENO) < 0) {
+    if (capture->saved >= 0)
+      close(capture->saved);
+    fclose(capture->file);
+    capture->file = NULL;
+  }
+}
+
+/* Restores stderr; `out` gets what was written meanwhile (at most `out_size` - 1 bytes). */
+static void release_stderr(stderr_capture *capture, char *out, size_t out_size) {
+  out[0] = '\0';
+  if (!capture->file)
+    return;
+  fflush(stderr);
+  dup2(capture->saved, STDERR_FILENO);
+  close(capture->saved);
+  rewind(capture->file);
+  size_t length = fread(out, 1, out_size - 1, capture->file);
+  out[length] = '\0';
+  fclose(capture->file);
+}
+
+/* The first line of what upstream wrote to stderr, without llvm::cl's leading ": " and final "!". */
+static char *captured_reason(char *text) {
+  while (*text == ':' || *text == ' ' || *text == '\n')
+    text++;
+  char *newline = strchr(text, '\n');
+  if (newline)
+    *newline = '\0';
+  size_t length = strlen(text);
+  if (length && text[length - 1] == '!')
+    text[length - 1] = '\0';
+  return text;
+}
+
+static void report_upstream_error(parser *ps, char *captured) {
   char *text = ps->upstream_error;
   while (*text == '\n')
     text++;
@@ -67,23 +135,35 @@ static void report_upstream_error(parser *ps) {
   const char *prefix = "<Pass-Options-Parser>: ";
   if (strncmp(text, prefix, strlen(prefix)) == 0)
     text += strlen(prefix);
-  if (*text)
-    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%s': %s", ps->text, text);
+  const char *reason = captured_reason(captured);
+  const char *more;
+  int shown = quoted_length(ps, &more);
+  if (*text && *reason)
+    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%.*s%s': %s: %s", shown, ps->text, more,
+             text, reason);
+  else if (*text || *reason)
+    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%.*s%s': %s", shown, ps->text, more,
+             *text ? text : reason);
   else
-    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%s'", ps->text);
+    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%.*s%s'", shown, ps->text, more);
 }
 
 static bool flush_upstream(parser *ps, MlirOpPassManager opm) {
   if (ps->pending_length == 0)
     return true;
   ps->upstream_error[0] = '\0';
+  stderr_capture capture;
+  capture_stderr(&capture);
   MlirLogicalResult result = mlirOpPassManagerAddPipeline(
       opm, (MlirStringRef){ps->pending, ps->pending_length}, collect_upstream_error, ps);
+  char captured[512];
+  release_stderr(&capture, captured, sizeof(captured));
   ps->pending_length = 0;
   if (mlirLogicalResultIsFailure(result)) {
-    report_upstream_error(ps);
+    report_upstream_error(ps, captured);
     return false;
   }
+  fputs(captured, stderr); /* not an error: pass it on */
   return true;
 }
 
@@ -123,10 +203,11 @@ static bool scan_braces(parser *ps, const char **out_inside, size_t *out_length)
   return fail(ps, "unbalanced '{'");
 }
 
-static bool parse_list(parser *ps, MlirOpPassManager opm, int depth);
+/* `opm` runs on ops named `op_name`. */
+static bool parse_list(parser *ps, MlirOpPassManager opm, const char *op_name, int depth);
 
-static bool add_named_pipeline(parser *ps, MlirOpPassManager opm, const latch_pass_info *info,
-                               int depth) {
+static bool add_named_pipeline(parser *ps, MlirOpPassManager opm, const char *op_name,
+                               const latch_pass_info *info, int depth) {
   if (depth >= MAX_PIPELINE_DEPTH)
     return fail(ps, "named pipelines nest too deeply");
   parser inner = *ps;
@@ -135,14 +216,14 @@ static bool add_named_pipeline(parser *ps, MlirOpPassManager opm, const latch_pa
   inner.end = info->pipeline + strlen(info->pipeline);
   inner.pending = NULL;
   inner.pending_length = inner.pending_capacity = 0;
-  bool ok = parse_list(&inner, opm, depth + 1) && flush_upstream(&inner, opm);
+  bool ok = parse_list(&inner, opm, op_name, depth + 1) && flush_upstream(&inner, opm);
   if (ok && inner.p != inner.end)
     ok = fail(&inner, "unexpected text");
   free(inner.pending);
   return ok;
 }
 
-static bool parse_element(parser *ps, MlirOpPassManager opm, int depth) {
+static bool parse_element(parser *ps, MlirOpPassManager opm, const char *op_name, int depth) {
   skip_space(ps);
   const char *name = ps->p;
   while (ps->p < ps->end && is_name_char(*ps->p))
@@ -160,10 +241,15 @@ static bool parse_element(parser *ps, MlirOpPassManager opm, int depth) {
       return fail(ps, "op name too long");
     memcpy(anchor, name, name_length);
     anchor[name_length] = '\0';
+    if (ps->nesting >= MAX_PIPELINE_NESTING)
+      return fail(ps, "pass managers nest too deeply");
     MlirOpPassManager nested =
         mlirOpPassManagerGetNestedUnder(opm, mlirStringRefCreateFromCString(anchor));
     ps->p++;
-    if (!parse_list(ps, nested, depth) || !flush_upstream(ps, nested))
+    ps->nesting++;
+    bool ok = parse_list(ps, nested, anchor, depth) && flush_upstream(ps, nested);
+    ps->nesting--;
+    if (!ok)
       return false;
     skip_space(ps);
     if (ps->p >= ps->end || *ps->p != ')')
@@ -189,7 +275,15 @@ static bool parse_element(parser *ps, MlirOpPassManager opm, int depth) {
   if (info->pipeline) {
     if (options_length)
       return fail(ps, "a named pipeline takes no options");
-    return add_named_pipeline(ps, opm, info, depth);
+    return add_named_pipeline(ps, opm, op_name, info, depth);
+  }
+  /* MLIR aborts (report_fatal_error) when a pass anchored on one op is added to a pass manager of another. */
+  if (info->anchor[0] && strcmp(info->anchor, op_name) != 0) {
+    const char *more;
+    int shown = quoted_length(ps, &more);
+    snprintf(ps->error, ps->error_size, "invalid pass pipeline '%.*s%s': pass '%s' runs on '%s' ops, not on '%s'",
+             shown, ps->text, more, info->name, info->anchor, op_name);
+    return false;
   }
   void *values = info->options_size ? calloc(1, info->options_size) : NULL;
   if (info->options_size && !values)
@@ -206,12 +300,12 @@ static bool parse_element(parser *ps, MlirOpPassManager opm, int depth) {
   return ok;
 }
 
-static bool parse_list(parser *ps, MlirOpPassManager opm, int depth) {
+static bool parse_list(parser *ps, MlirOpPassManager opm, const char *op_name, int depth) {
   skip_space(ps);
   if (ps->p < ps->end && *ps->p == ')')
     return true;
   for (;;) {
-    if (!parse_element(ps, opm, depth))
+    if (!parse_element(ps, opm, op_name, depth))
       return false;
     skip_space(ps);
     if (ps->p < ps->end && *ps->p == ',') {
@@ -223,7 +317,7 @@ static bool parse_list(parser *ps, MlirOpPassManager opm, int depth) {
 }
 
 bool latch_pipeline_parse(MlirPassManager pm, const char *pipeline, char *error, size_t error_size) {
-  parser ps = {pipeline, pipeline, pipeline + strlen(pipeline), error, error_size, NULL, 0, 0, ""};
+  parser ps = {pipeline, pipeline, pipeline + strlen(pipeline), error, error_size, NULL, 0, 0, "", 0};
   error[0] = '\0';
   MlirOpPassManager top = mlirPassManagerGetAsOpPassManager(pm);
   skip_space(&ps);
@@ -239,7 +333,7 @@ bool latch_pipeline_parse(MlirPassManager pm, const char *pipeline, char *error,
       ok = fail(&ps, "expected '('");
     } else {
       ps.p++;
-      ok = parse_list(&ps, top, 0) && flush_upstream(&ps, top);
+      ok = parse_list(&ps, top, anchor, 0) && flush_upstream(&ps, top);
       if (ok) {
         skip_space(&ps);
         if (ps.p >= ps.end || *ps.p != ')')

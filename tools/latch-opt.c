@@ -1,4 +1,5 @@
 /* latch-opt.c - runs pass pipelines that mix Latch passes with upstream MLIR passes over .mlir input. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,11 +144,14 @@ static MlirPassManager create_pass_manager(MlirContext context, const options *o
   return pm;
 }
 
-/* Parses, transforms and prints one input; returns false when anything reported an error. */
+/* Parses, transforms and prints one input (`line_offset` lines into the file); returns false when
+ * anything reported an error. */
 static bool process(MlirContext context, const options *opts, MlirOpPrintingFlags flags,
-                    const char *display_name, const char *text, size_t length, FILE *output) {
+                    const char *display_name, unsigned line_offset, const char *text, size_t length,
+                    FILE *output) {
   latch_diagnostic_sink sink;
   latch_diagnostic_sink_attach(&sink, context, stderr, display_name);
+  sink.line_offset = line_offset;
   bool ok = false;
   MlirModule module = latch_source_parse(context, text, length);
   if (!mlirModuleIsNull(module)) {
@@ -155,6 +159,9 @@ static bool process(MlirContext context, const options *opts, MlirOpPrintingFlag
     if (!mlirPassManagerIsNull(pm)) {
       MlirOperation top = mlirModuleGetOperation(module);
       ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, top));
+      /* A pass may fail without saying why; the failure still gets its one line. */
+      if (!ok && sink.error_count == 0)
+        mlirEmitError(mlirOperationGetLocation(top), "the pass pipeline failed without a diagnostic");
       if (ok) {
         mlirOperationPrintWithFlags(top, flags, latch_print_to_file, output);
         fputc('\n', output);
@@ -197,11 +204,11 @@ int main(int argc, char **argv) {
   if (ok) {
     output = opts.output ? fopen(opts.output, "w") : stdout;
     if (!output) {
-      fprintf(stderr, "latch-opt: error: cannot write '%s'\n", opts.output);
+      fprintf(stderr, "latch-opt: error: cannot write '%s': %s\n", opts.output, strerror(errno));
       ok = false;
     }
     if (ok && !opts.split_input_file) {
-      ok = process(context, &opts, flags, source.display_name, source.text, source.length, output);
+      ok = process(context, &opts, flags, source.display_name, 0, source.text, source.length, output);
     } else if (ok) {
       latch_source_chunk *chunks = NULL;
       size_t count = latch_source_split(&source, &chunks);
@@ -213,15 +220,25 @@ int main(int argc, char **argv) {
         if (i)
           fputs("// -----\n", output);
         /* Every chunk runs even after a failure, as mlir-opt does, so one run shows every error. */
-        if (!process(context, &opts, flags, source.display_name, chunks[i].text, chunks[i].length,
-                     output))
+        if (!process(context, &opts, flags, source.display_name, chunks[i].line_offset, chunks[i].text,
+                     chunks[i].length, output))
           ok = false;
       }
       latch_source_chunks_free(chunks, count);
     }
-    if (output && output != stdout && fclose(output) != 0) {
-      fprintf(stderr, "latch-opt: error: cannot write '%s'\n", opts.output);
-      ok = false;
+    /* A full disk or a closed pipe must not pass for success. */
+    if (output) {
+      bool written = fflush(output) == 0 && !ferror(output);
+      int error = errno;
+      if (output != stdout && fclose(output) != 0 && written) {
+        written = false;
+        error = errno;
+      }
+      if (!written) {
+        fprintf(stderr, "latch-opt: error: cannot write '%s': %s\n", opts.output ? opts.output : "<stdout>",
+                strerror(error));
+        ok = false;
+      }
     }
     latch_source_deinitialize(&source);
   }

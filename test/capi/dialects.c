@@ -96,7 +96,7 @@ static void test_registered_ops(MlirContext context) {
     printf("%s registered: %d\n", others[i],
            mlirContextIsRegisteredOperation(context, mlirStringRefCreateFromCString(others[i])));
   // CHECK-LABEL: == registered ops
-  // CHECK-NEXT: 24 of 24 table ops registered
+  // CHECK-NEXT: 32 of 32 table ops registered
   // CHECK-NEXT: task.nosuch registered: 0
   // CHECK-NEXT: interval.yield registered: 0
   // CHECK-NEXT: arena.free registered: 0
@@ -132,6 +132,19 @@ static void test_parsing(MlirContext context) {
                    " : (tensor<2x2xf32>) -> tensor<2xf32>\n  return\n}\n");
   // CHECK-NEXT: diagnostic: expected base attribute 'builtin.integer' but got 'builtin.float'
   // CHECK-NEXT: reduce with a float axis: rejected
+  parse_and_report(context, "attention_grad with four operands",
+                   "func.func @f(%a: tensor<1x1x2x2xf32>) {\n"
+                   "  %g:3 = \"task.attention_grad\"(%a, %a, %a, %a) {causal = false, scale = 1.0 : f64}"
+                   " : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>)"
+                   " -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>)\n  return\n}\n");
+  // CHECK-NEXT: diagnostic: {{.*}}expects exactly 5 operands, but got 4
+  // CHECK-NEXT: attention_grad with four operands: rejected
+  parse_and_report(context, "topk_grad with a float columns",
+                   "func.func @f(%a: tensor<2x1xf32>, %i: tensor<2x1xi32>) {\n"
+                   "  %c = \"task.topk_grad\"(%a, %i) {columns = 4.0 : f64}"
+                   " : (tensor<2x1xf32>, tensor<2x1xi32>) -> tensor<2x4xf32>\n  return\n}\n");
+  // CHECK-NEXT: diagnostic: expected base attribute 'builtin.integer' but got 'builtin.float'
+  // CHECK-NEXT: topk_grad with a float columns: rejected
   parse_and_report(context, "interval without a terminator",
                    "\"interval.interval\"() ({\n  \"interval.barrier\"() : () -> ()\n}) {name = \"i\"} : () -> ()\n");
   // CHECK-NEXT: diagnostic: {{.*}}terminator

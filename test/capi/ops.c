@@ -150,7 +150,7 @@ static void test_descriptors(MlirContext context) {
   }
   printf("%d of %d kinds resolve; %d are task ops\n", resolved, LATCH_OP_COUNT - 1, tasks);
   // CHECK-LABEL: == descriptors
-  // CHECK: 24 of 24 kinds resolve; 18 are task ops
+  // CHECK: 32 of 32 kinds resolve; 26 are task ops
 
   /* Ops of other dialects are unknown, and "task" is a prefix only with its dot. */
   const char *others[] = {"func.return", "arith.addf", "gpu.yield", "tasks.matmul", "task"};
@@ -337,6 +337,14 @@ static void test_table_matches_irdl(MlirContext context) {
   // CHECK-NEXT: task.transpose(x) -> (y) {perm: i64-array}
   // CHECK-NEXT: task.convert(x) -> (y)
   // CHECK-NEXT: task.adamw(p, g, m, v, step) -> (p_out, m_out, v_out) {lr: float, beta1: float, beta2: float, eps: float, weight_decay: float}
+  // CHECK-NEXT: task.reduce_grad(x, dy) -> (dx) {axis: int, kind: string}
+  // CHECK-NEXT: task.rmsnorm_grad(x, w, dy) -> (dx, dw) {eps: float}
+  // CHECK-NEXT: task.softmax_grad(y, dy) -> (dx)
+  // CHECK-NEXT: task.cross_entropy_grad(logits, targets, dloss) -> (dlogits)
+  // CHECK-NEXT: task.rope_grad(dy) -> (dx) {theta: float}
+  // CHECK-NEXT: task.attention_grad(q, k, v, o, do) -> (dq, dk, dv) {causal: bool, scale: float}
+  // CHECK-NEXT: task.topk_grad(dvalues, indices) -> (dx) {columns: int}
+  // CHECK-NEXT: task.grouped_matmul_weight_grad(x, dy, ends) -> (dw)
   // CHECK-NEXT: interval.program() -> () regions 1 {sym_name: string}
   // CHECK-NEXT: interval.interval() -> () regions 1 {name: string}
   // CHECK-NEXT: interval.barrier() -> ()
@@ -426,7 +434,7 @@ static void test_create(MlirContext context) {
   printf("\n");
   mlirModuleDestroy(module);
   // CHECK-LABEL: == create
-  // CHECK-NEXT: 24 of 24 created ops verify
+  // CHECK-NEXT: 32 of 32 created ops verify
   // CHECK: func.func @host(%[[T:.*]]: tensor<2x2xf32>, %[[M:.*]]: memref<64xi8>)
   // CHECK-NEXT: "task.matmul"(%[[T]], %[[T]]) {transpose_a = true, transpose_b = true} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   // CHECK-NEXT: "task.grouped_matmul"(%[[T]], %[[T]], %[[T]]) : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
@@ -449,6 +457,14 @@ static void test_create(MlirContext context) {
   // CHECK-NEXT: "task.transpose"(%[[T]]) {perm = array<i64: 1, 0>}
   // CHECK-NEXT: "task.convert"(%[[T]])
   // CHECK-NEXT: "task.adamw"(%[[T]], %[[T]], %[[T]], %[[T]], %[[T]]) {beta1 = 5.000000e-01 : f64, beta2 = 5.000000e-01 : f64, eps = 5.000000e-01 : f64, lr = 5.000000e-01 : f64, weight_decay = 5.000000e-01 : f64} : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
+  // CHECK-NEXT: "task.reduce_grad"(%[[T]], %[[T]]) {axis = 64 : i64, kind = "s"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.rmsnorm_grad"(%[[T]], %[[T]], %[[T]]) {eps = 5.000000e-01 : f64} : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>)
+  // CHECK-NEXT: "task.softmax_grad"(%[[T]], %[[T]]) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.cross_entropy_grad"(%[[T]], %[[T]], %[[T]]) : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.rope_grad"(%[[T]]) {theta = 5.000000e-01 : f64} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.attention_grad"(%[[T]], %[[T]], %[[T]], %[[T]], %[[T]]) {causal = true, scale = 5.000000e-01 : f64} : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
+  // CHECK-NEXT: "task.topk_grad"(%[[T]], %[[T]]) {columns = 64 : i64} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.grouped_matmul_weight_grad"(%[[T]], %[[T]], %[[T]]) : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   // CHECK-NEXT: "interval.program"() ({
   // CHECK-NEXT: }) {sym_name = "s"} : () -> ()
   // CHECK-NEXT: "interval.interval"() ({
@@ -526,6 +542,31 @@ static void test_irdl_rejects(MlirContext context) {
          (long long)latch_topk_k(wrong_kind), latch_interval_name(wrong_kind).length);
   // CHECK-NEXT: missing: transpose_a 0, transpose_b 0, reduce.axis 0, reduce.kind '' (0), eps 0
   // CHECK-NEXT: mistyped: transpose_a 0, topk.k 0, interval.name (0)
+
+  /* The backward ops' accessors fall back alike: missing attributes (read from the matmul) and mistyped
+   * ones (a float causal, an integer scale, a float columns). */
+  MlirStringRef grad_kind = latch_reduce_grad_kind(no_attrs);
+  printf("missing backward: reduce_grad.axis %lld, reduce_grad.kind '%.*s' (%zu), rmsnorm_grad.eps %g, "
+         "rope_grad.theta %g, attention_grad.causal %d, attention_grad.scale %g, topk_grad.columns %lld\n",
+         (long long)latch_reduce_grad_axis(no_attrs), (int)grad_kind.length, grad_kind.data, grad_kind.length,
+         latch_rmsnorm_grad_eps(no_attrs), latch_rope_grad_theta(no_attrs), latch_attention_grad_causal(no_attrs),
+         latch_attention_grad_scale(no_attrs), (long long)latch_topk_grad_columns(no_attrs));
+  MlirValue five[5] = {operands[0], operands[0], operands[0], operands[0], operands[0]};
+  MlirType three[3] = {type, type, type};
+  MlirAttribute mixed[2] = {latch_attr_get_float(context, 1), latch_attr_get_int(context, 3)};
+  MlirOperation bad_attention = latch_op_create(LATCH_OP_TASK_ATTENTION_GRAD, loc, 3, three, 5, five, mixed);
+  MlirOperation bad_topk = latch_op_create(LATCH_OP_TASK_TOPK_GRAD, loc, 1, &type, 2, operands, floats);
+  EXPECT(!mlirOperationIsNull(bad_attention) && !mlirOperationIsNull(bad_topk),
+         "latch_op_create refused a backward op with mistyped attributes");
+  if (!mlirOperationIsNull(bad_attention) && !mlirOperationIsNull(bad_topk)) {
+    printf("mistyped backward: attention_grad.causal %d, attention_grad.scale %g, topk_grad.columns %lld\n",
+           latch_attention_grad_causal(bad_attention), latch_attention_grad_scale(bad_attention),
+           (long long)latch_topk_grad_columns(bad_topk));
+    mlirOperationDestroy(bad_attention);
+    mlirOperationDestroy(bad_topk);
+  }
+  // CHECK-NEXT: missing backward: reduce_grad.axis 0, reduce_grad.kind '' (0), rmsnorm_grad.eps 0, rope_grad.theta 0, attention_grad.causal 0, attention_grad.scale 0, topk_grad.columns 0
+  // CHECK-NEXT: mistyped backward: attention_grad.causal 0, attention_grad.scale 0, topk_grad.columns 0
   mlirOperationDestroy(no_attrs);
   mlirOperationDestroy(wrong_kind);
   mlirModuleDestroy(module);
@@ -542,7 +583,12 @@ static const char accessor_program[] =
     "    %arg16: tensor<2xf32>, %arg17: tensor<2xf32>, %arg18: tensor<2xf32>, %arg19: tensor<2xf32>,\n"
     "    %arg20: tensor<2xf32>, %arg21: tensor<2xf32>, %arg22: tensor<2xf32>, %arg23: tensor<2xf32>,\n"
     "    %arg24: tensor<2xf32>, %arg25: tensor<2xf32>, %arg26: tensor<2xf32>, %arg27: tensor<2xf32>,\n"
-    "    %arg28: tensor<2xf32>, %arg29: tensor<2xf32>, %arg30: tensor<2xf32>) {\n"
+    "    %arg28: tensor<2xf32>, %arg29: tensor<2xf32>, %arg30: tensor<2xf32>, %arg31: tensor<2xf32>,\n"
+    "    %arg32: tensor<2xf32>, %arg33: tensor<2xf32>, %arg34: tensor<2xf32>, %arg35: tensor<2xf32>,\n"
+    "    %arg36: tensor<2xf32>, %arg37: tensor<2xf32>, %arg38: tensor<2xf32>, %arg39: tensor<2xf32>,\n"
+    "    %arg40: tensor<2xf32>, %arg41: tensor<2xf32>, %arg42: tensor<2xf32>, %arg43: tensor<2xf32>,\n"
+    "    %arg44: tensor<2xf32>, %arg45: tensor<2xf32>, %arg46: tensor<2xf32>, %arg47: tensor<2xf32>,\n"
+    "    %arg48: tensor<2xf32>, %arg49: tensor<2xf32>, %arg50: tensor<2xf32>, %arg51: tensor<2xf32>) {\n"
     "  %0 = \"task.matmul\"(%arg0, %arg1) {transpose_a = true, transpose_b = false}\n"
     "      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
     "  %1 = \"task.grouped_matmul\"(%arg2, %arg3, %arg4) : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
@@ -582,6 +628,20 @@ static const char accessor_program[] =
     "  %19 = \"arena.slot\"(%18) {offset = 512 : i64, size = 1024 : i64, alignment = 128 : i64}\n"
     "      : (memref<4096xi8>) -> memref<1024xi8>\n"
     "  %20 = \"arena.view\"(%19) : (memref<1024xi8>) -> memref<16x16xf32>\n"
+    "  %21 = \"task.reduce_grad\"(%arg31, %arg32) {axis = 2 : i64, kind = \"mean\"}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %22:2 = \"task.rmsnorm_grad\"(%arg33, %arg34, %arg35) {eps = 1.0e-06 : f64}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<3xf32>)\n"
+    "  %23 = \"task.softmax_grad\"(%arg36, %arg37) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %24 = \"task.cross_entropy_grad\"(%arg38, %arg39, %arg40)\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x3xf32>\n"
+    "  %25 = \"task.rope_grad\"(%arg41) {theta = 500000.0 : f64} : (tensor<2xf32>) -> tensor<2xf32>\n"
+    "  %26:3 = \"task.attention_grad\"(%arg42, %arg43, %arg44, %arg45, %arg46) {causal = false, scale = 0.25 : f64}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+    "      -> (tensor<2xf32>, tensor<3xf32>, tensor<4xf32>)\n"
+    "  %27 = \"task.topk_grad\"(%arg47, %arg48) {columns = 8 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2x8xf32>\n"
+    "  %28 = \"task.grouped_matmul_weight_grad\"(%arg49, %arg50, %arg51)\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<4x2x2xf32>\n"
     "  return\n"
     "}\n";
 
@@ -667,6 +727,27 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.adamw.step = %arg30
   // CHECK-NEXT: arena.slot.arena = result #0 of arena.arena
   // CHECK-NEXT: arena.view.slot = result #0 of arena.slot
+  // CHECK-NEXT: task.reduce_grad.x = %arg31
+  // CHECK-NEXT: task.reduce_grad.dy = %arg32
+  // CHECK-NEXT: task.rmsnorm_grad.x = %arg33
+  // CHECK-NEXT: task.rmsnorm_grad.w = %arg34
+  // CHECK-NEXT: task.rmsnorm_grad.dy = %arg35
+  // CHECK-NEXT: task.softmax_grad.y = %arg36
+  // CHECK-NEXT: task.softmax_grad.dy = %arg37
+  // CHECK-NEXT: task.cross_entropy_grad.logits = %arg38
+  // CHECK-NEXT: task.cross_entropy_grad.targets = %arg39
+  // CHECK-NEXT: task.cross_entropy_grad.dloss = %arg40
+  // CHECK-NEXT: task.rope_grad.dy = %arg41
+  // CHECK-NEXT: task.attention_grad.q = %arg42
+  // CHECK-NEXT: task.attention_grad.k = %arg43
+  // CHECK-NEXT: task.attention_grad.v = %arg44
+  // CHECK-NEXT: task.attention_grad.o = %arg45
+  // CHECK-NEXT: task.attention_grad.do = %arg46
+  // CHECK-NEXT: task.topk_grad.dvalues = %arg47
+  // CHECK-NEXT: task.topk_grad.indices = %arg48
+  // CHECK-NEXT: task.grouped_matmul_weight_grad.x = %arg49
+  // CHECK-NEXT: task.grouped_matmul_weight_grad.dy = %arg50
+  // CHECK-NEXT: task.grouped_matmul_weight_grad.ends = %arg51
 
   /* Results: owned by the op, at the table's index under the table's name; the type tells them apart. */
 #define X(opname, field, index)                                                                    \
@@ -714,6 +795,17 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: arena.arena.buffer = result #0 of arena.arena : memref<4096xi8>
   // CHECK-NEXT: arena.slot.bytes = result #0 of arena.slot : memref<1024xi8>
   // CHECK-NEXT: arena.view.view = result #0 of arena.view : memref<16x16xf32>
+  // CHECK-NEXT: task.reduce_grad.dx = result #0 of task.reduce_grad : tensor<2xf32>
+  // CHECK-NEXT: task.rmsnorm_grad.dx = result #0 of task.rmsnorm_grad : tensor<2xf32>
+  // CHECK-NEXT: task.rmsnorm_grad.dw = result #1 of task.rmsnorm_grad : tensor<3xf32>
+  // CHECK-NEXT: task.softmax_grad.dx = result #0 of task.softmax_grad : tensor<2xf32>
+  // CHECK-NEXT: task.cross_entropy_grad.dlogits = result #0 of task.cross_entropy_grad : tensor<2x3xf32>
+  // CHECK-NEXT: task.rope_grad.dx = result #0 of task.rope_grad : tensor<2xf32>
+  // CHECK-NEXT: task.attention_grad.dq = result #0 of task.attention_grad : tensor<2xf32>
+  // CHECK-NEXT: task.attention_grad.dk = result #1 of task.attention_grad : tensor<3xf32>
+  // CHECK-NEXT: task.attention_grad.dv = result #2 of task.attention_grad : tensor<4xf32>
+  // CHECK-NEXT: task.topk_grad.dx = result #0 of task.topk_grad : tensor<2x8xf32>
+  // CHECK-NEXT: task.grouped_matmul_weight_grad.dw = result #0 of task.grouped_matmul_weight_grad : tensor<4x2x2xf32>
 
   /* Attributes: the value, and the accessor's C type agrees with the table's kind for that name. */
 #define X(opname, field, ctype, reader)                                                            \
@@ -759,6 +851,13 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: arena.slot.offset = 512
   // CHECK-NEXT: arena.slot.size = 1024
   // CHECK-NEXT: arena.slot.alignment = 128
+  // CHECK-NEXT: task.reduce_grad.axis = 2
+  // CHECK-NEXT: task.reduce_grad.kind = "mean"
+  // CHECK-NEXT: task.rmsnorm_grad.eps = 1e-06
+  // CHECK-NEXT: task.rope_grad.theta = 500000
+  // CHECK-NEXT: task.attention_grad.causal = false
+  // CHECK-NEXT: task.attention_grad.scale = 0.25
+  // CHECK-NEXT: task.topk_grad.columns = 8
 
   /* The accessors outside the lists: task.transpose's perm and task.map's body; interval.program's
    * sym_name has none and is read through latch_attr_string. */

@@ -12,7 +12,7 @@
 // CHECK-SAME: %[[MS:.*]]: tensor<f32> {task.init = "zeros", task.name = "m.s", task.state},
 // CHECK-SAME: %[[VW:.*]]: tensor<8x4xf32> {task.init = "zeros", task.name = "v.w", task.state},
 // CHECK-SAME: %[[VS:.*]]: tensor<f32> {task.init = "zeros", task.name = "v.s", task.state},
-// CHECK-SAME: %[[STEP:.*]]: tensor<f32> {task.name = "step"},
+// CHECK-SAME: %[[STEP:.*]]: tensor<f32> {task.init = "ones", task.name = "step"},
 // CHECK-SAME: %[[X:.*]]: tensor<2x8xf32> {task.name = "x"}, %[[T:.*]]: tensor<2xi32> {task.name = "t", task.range = 4 : i64})
 // CHECK-SAME: -> (tensor<f32>, tensor<8x4xf32>, tensor<f32>, tensor<8x4xf32>, tensor<f32>, tensor<8x4xf32>, tensor<f32>)
 // CHECK-SAME: attributes {task.generated = "update"}

@@ -1338,3 +1338,751 @@ func.func @f(%p: tensor<4x8xf32>, %g: tensor<4x8xf32>, %m: tensor<4x8xf32>, %v: 
       : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<i32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
   return
 }
+
+// -----
+
+// reduce_grad: x has rank >= 1
+func.func @f(%x: tensor<f32>, %dy: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' 'x' must have rank >= 1, got 0
+  %r = "task.reduce_grad"(%x, %dy) {axis = 0, kind = "sum"} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// reduce_grad: x is float
+func.func @f(%x: tensor<4x8xi32>, %dy: tensor<4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' 'x' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.reduce_grad"(%x, %dy) {axis = 1, kind = "sum"} : (tensor<4x8xi32>, tensor<4xf32>) -> tensor<4x8xi32>
+  return
+}
+
+// -----
+
+// reduce_grad: dy is float
+func.func @f(%x: tensor<4x8xf32>, %dy: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' 'dy' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.reduce_grad"(%x, %dy) {axis = 1, kind = "sum"} : (tensor<4x8xf32>, tensor<4xi32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// reduce_grad: kind
+func.func @f(%x: tensor<4x8xf32>, %dy: tensor<4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' attribute 'kind' must be "sum", "max" or "mean", got "min"
+  %r = "task.reduce_grad"(%x, %dy) {axis = 1, kind = "min"} : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// reduce_grad: axis below the rank
+func.func @f(%x: tensor<4x8xf32>, %dy: tensor<4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' attribute 'axis' must be in [0, 2) (the rank of 'x'), got 2
+  %r = "task.reduce_grad"(%x, %dy) {axis = 2, kind = "sum"} : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// reduce_grad: axis not negative
+func.func @f(%x: tensor<4x8xf32>, %dy: tensor<4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' attribute 'axis' must be in [0, 2) (the rank of 'x'), got -1
+  %r = "task.reduce_grad"(%x, %dy) {axis = -1, kind = "max"} : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// reduce_grad: dy has the shape of x without the axis
+func.func @f(%x: tensor<2x3x4xf32>, %dy: tensor<2x3xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' 'dy' must have shape [2, 4] ('x' without dim 'axis'), got [2, 3]
+  %r = "task.reduce_grad"(%x, %dy) {axis = 1, kind = "mean"} : (tensor<2x3x4xf32>, tensor<2x3xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+// reduce_grad: dx has x's shape
+func.func @f(%x: tensor<2x3x4xf32>, %dy: tensor<2x4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' 'dx' must have the shape of 'x' ([2, 3, 4]), got [2, 3, 5]
+  %r = "task.reduce_grad"(%x, %dy) {axis = 1, kind = "sum"} : (tensor<2x3x4xf32>, tensor<2x4xf32>) -> tensor<2x3x5xf32>
+  return
+}
+
+// -----
+
+// reduce_grad: dx has x's dtype
+func.func @f(%x: tensor<2x3x4xf32>, %dy: tensor<2x4xbf16>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.reduce_grad' 'dx' must have the element type of 'x' (f32), got bf16
+  %r = "task.reduce_grad"(%x, %dy) {axis = 1, kind = "sum"} : (tensor<2x3x4xf32>, tensor<2x4xbf16>) -> tensor<2x3x4xbf16>
+  return
+}
+
+// -----
+
+// rmsnorm_grad: x has rank >= 1
+func.func @f(%x: tensor<f32>, %w: tensor<1xf32>, %dy: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'x' must have rank >= 1, got 0
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<f32>, tensor<1xf32>, tensor<f32>) -> (tensor<f32>, tensor<1xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: x is float
+func.func @f(%x: tensor<2x8xi32>, %w: tensor<8xf32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'x' must have a float element type (f32, bf16 or f64), got i32
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xi32>, tensor<8xf32>, tensor<2x8xf32>) -> (tensor<2x8xi32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: w has rank 1
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<8x1xf32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'w' must have rank 1, got 2
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xf32>, tensor<8x1xf32>, tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<8x1xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: w is float
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<8xi32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'w' must have a float element type (f32, bf16 or f64), got i32
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xf32>, tensor<8xi32>, tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<8xi32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: dy is float
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<8xf32>, %dy: tensor<2x8xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'dy' must have a float element type (f32, bf16 or f64), got i32
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xf32>, tensor<8xf32>, tensor<2x8xi32>) -> (tensor<2x8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: w matches the last dim of x
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<7xf32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' dim 0 of 'w' must equal the last dim of 'x' (got 7 and 8)
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xf32>, tensor<7xf32>, tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<7xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: dy has x's shape
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<8xf32>, %dy: tensor<2x9xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'dy' must have the shape of 'x' ([2, 8]), got [2, 9]
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xf32>, tensor<8xf32>, tensor<2x9xf32>) -> (tensor<2x8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: dx has x's shape
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<8xf32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'dx' must have the shape of 'x' ([2, 8]), got [2, 9]
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xf32>, tensor<8xf32>, tensor<2x8xf32>) -> (tensor<2x9xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: dx has x's dtype
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<8xf32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'dx' must have the element type of 'x' (f32), got bf16
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xf32>, tensor<8xf32>, tensor<2x8xf32>) -> (tensor<2x8xbf16>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: dw has w's shape
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<8xf32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'dw' must have the shape of 'w' ([8]), got [9]
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xf32>, tensor<8xf32>, tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<9xf32>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: dw has w's dtype
+func.func @f(%x: tensor<2x8xbf16>, %w: tensor<8xf32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' 'dw' must have the element type of 'w' (f32), got bf16
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5} : (tensor<2x8xbf16>, tensor<8xf32>, tensor<2x8xf32>) -> (tensor<2x8xbf16>, tensor<8xbf16>)
+  return
+}
+
+// -----
+
+// rmsnorm_grad: eps > 0
+func.func @f(%x: tensor<2x8xf32>, %w: tensor<8xf32>, %dy: tensor<2x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.rmsnorm_grad' attribute 'eps' must be > 0, got 0
+  %r:2 = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 0.0} : (tensor<2x8xf32>, tensor<8xf32>, tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+// softmax_grad: y has rank >= 1
+func.func @f(%y: tensor<f32>, %dy: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.softmax_grad' 'y' must have rank >= 1, got 0
+  %r = "task.softmax_grad"(%y, %dy) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// softmax_grad: y is float
+func.func @f(%y: tensor<4x8xi32>, %dy: tensor<4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.softmax_grad' 'y' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.softmax_grad"(%y, %dy) : (tensor<4x8xi32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// softmax_grad: dy is float
+func.func @f(%y: tensor<4x8xf32>, %dy: tensor<4x8xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.softmax_grad' 'dy' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.softmax_grad"(%y, %dy) : (tensor<4x8xf32>, tensor<4x8xi32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// softmax_grad: dx is float
+func.func @f(%y: tensor<4x8xf32>, %dy: tensor<4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.softmax_grad' 'dx' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.softmax_grad"(%y, %dy) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi32>
+  return
+}
+
+// -----
+
+// softmax_grad: dy has y's shape
+func.func @f(%y: tensor<4x8xf32>, %dy: tensor<8x4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.softmax_grad' 'dy' must have the shape of 'y' ([4, 8]), got [8, 4]
+  %r = "task.softmax_grad"(%y, %dy) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// softmax_grad: dx has y's shape
+func.func @f(%y: tensor<4x8xf32>, %dy: tensor<4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.softmax_grad' 'dx' must have the shape of 'y' ([4, 8]), got [4, 9]
+  %r = "task.softmax_grad"(%y, %dy) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x9xf32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: logits have rank 2
+func.func @f(%l: tensor<8x10x1xf32>, %t: tensor<8xi32>, %d: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'logits' must have rank 2, got 3
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10x1xf32>, tensor<8xi32>, tensor<f32>) -> tensor<8x10x1xf32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: logits are float
+func.func @f(%l: tensor<8x10xi32>, %t: tensor<8xi32>, %d: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'logits' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xi32>, tensor<8xi32>, tensor<f32>) -> tensor<8x10xi32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: targets have rank 1
+func.func @f(%l: tensor<8x10xf32>, %t: tensor<8x1xi32>, %d: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'targets' must have rank 1, got 2
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xf32>, tensor<8x1xi32>, tensor<f32>) -> tensor<8x10xf32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: targets are i32
+func.func @f(%l: tensor<8x10xf32>, %t: tensor<8xf32>, %d: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'targets' must have element type i32, got f32
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xf32>, tensor<8xf32>, tensor<f32>) -> tensor<8x10xf32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: dloss has rank 0
+func.func @f(%l: tensor<8x10xf32>, %t: tensor<8xi32>, %d: tensor<1xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'dloss' must have rank 0, got 1
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xf32>, tensor<8xi32>, tensor<1xf32>) -> tensor<8x10xf32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: dloss is float
+func.func @f(%l: tensor<8x10xf32>, %t: tensor<8xi32>, %d: tensor<i32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'dloss' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xf32>, tensor<8xi32>, tensor<i32>) -> tensor<8x10xf32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: one target per row
+func.func @f(%l: tensor<8x10xf32>, %t: tensor<7xi32>, %d: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' dim 0 of 'targets' must equal dim 0 of 'logits' (got 7 and 8)
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xf32>, tensor<7xi32>, tensor<f32>) -> tensor<8x10xf32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: dlogits have the shape of logits
+func.func @f(%l: tensor<8x10xf32>, %t: tensor<8xi32>, %d: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'dlogits' must have the shape of 'logits' ([8, 10]), got [8, 11]
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xf32>, tensor<8xi32>, tensor<f32>) -> tensor<8x11xf32>
+  return
+}
+
+// -----
+
+// cross_entropy_grad: dlogits have the dtype of logits
+func.func @f(%l: tensor<8x10xbf16>, %t: tensor<8xi32>, %d: tensor<f32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'dlogits' must have the element type of 'logits' (bf16), got f32
+  %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xbf16>, tensor<8xi32>, tensor<f32>) -> tensor<8x10xf32>
+  return
+}
+
+// -----
+
+// rope_grad: dy has rank 4
+func.func @f(%dy: tensor<16x4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope_grad' 'dy' must have rank 4, got 3
+  %r = "task.rope_grad"(%dy) {theta = 1.0e4} : (tensor<16x4x8xf32>) -> tensor<16x4x8xf32>
+  return
+}
+
+// -----
+
+// rope_grad: dy is float
+func.func @f(%dy: tensor<2x16x4x8xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope_grad' 'dy' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.rope_grad"(%dy) {theta = 1.0e4} : (tensor<2x16x4x8xi32>) -> tensor<2x16x4x8xi32>
+  return
+}
+
+// -----
+
+// rope_grad: dx has dy's shape
+func.func @f(%dy: tensor<2x16x4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope_grad' 'dx' must have the shape of 'dy' ([2, 16, 4, 8]), got [2, 16, 4, 6]
+  %r = "task.rope_grad"(%dy) {theta = 1.0e4} : (tensor<2x16x4x8xf32>) -> tensor<2x16x4x6xf32>
+  return
+}
+
+// -----
+
+// rope_grad: dx has dy's dtype
+func.func @f(%dy: tensor<2x16x4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope_grad' 'dx' must have the element type of 'dy' (f32), got bf16
+  %r = "task.rope_grad"(%dy) {theta = 1.0e4} : (tensor<2x16x4x8xf32>) -> tensor<2x16x4x8xbf16>
+  return
+}
+
+// -----
+
+// rope_grad: the head dim is even
+func.func @f(%dy: tensor<2x16x4x7xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope_grad' dim 3 (head dim) of 'dy' must be even, got 7
+  %r = "task.rope_grad"(%dy) {theta = 1.0e4} : (tensor<2x16x4x7xf32>) -> tensor<2x16x4x7xf32>
+  return
+}
+
+// -----
+
+// rope_grad: theta > 0
+func.func @f(%dy: tensor<2x16x4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope_grad' attribute 'theta' must be > 0, got 0
+  %r = "task.rope_grad"(%dy) {theta = 0.0} : (tensor<2x16x4x8xf32>) -> tensor<2x16x4x8xf32>
+  return
+}
+
+// -----
+
+// attention_grad: q, k, v, o and do have rank 4
+func.func @f(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>,
+             %o: tensor<4x16x8xf32>, %do: tensor<4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+5]]:10: error: 'task.attention_grad' 'q' must have rank 4, got 3
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+4]]:10: error: 'task.attention_grad' 'k' must have rank 4, got 3
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:10: error: 'task.attention_grad' 'v' must have rank 4, got 3
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:10: error: 'task.attention_grad' 'o' must have rank 4, got 3
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' 'do' must have rank 4, got 3
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>) -> (tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: q, k, v, o and do are float
+func.func @f(%q: tensor<2x4x16x8xi32>, %k: tensor<2x4x16x8xi32>, %v: tensor<2x4x16x8xi32>,
+             %o: tensor<2x4x16x8xi32>, %do: tensor<2x4x16x8xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+5]]:10: error: 'task.attention_grad' 'q' must have a float element type (f32, bf16 or f64), got i32
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+4]]:10: error: 'task.attention_grad' 'k' must have a float element type (f32, bf16 or f64), got i32
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:10: error: 'task.attention_grad' 'v' must have a float element type (f32, bf16 or f64), got i32
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:10: error: 'task.attention_grad' 'o' must have a float element type (f32, bf16 or f64), got i32
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' 'do' must have a float element type (f32, bf16 or f64), got i32
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xi32>, tensor<2x4x16x8xi32>, tensor<2x4x16x8xi32>, tensor<2x4x16x8xi32>, tensor<2x4x16x8xi32>) -> (tensor<2x4x16x8xi32>, tensor<2x4x16x8xi32>, tensor<2x4x16x8xi32>)
+  return
+}
+
+// -----
+
+// attention_grad: B of k and v
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<3x4x16x8xf32>, %v: tensor<3x4x16x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:10: error: 'task.attention_grad' dim 0 of 'k' must equal dim 0 of 'q' (got 3 and 2)
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' dim 0 of 'v' must equal dim 0 of 'q' (got 3 and 2)
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<3x4x16x8xf32>, tensor<3x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<3x4x16x8xf32>, tensor<3x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: H of k
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x5x16x8xf32>, %v: tensor<2x4x16x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' dim 1 of 'k' must equal dim 1 of 'q' (got 5 and 4)
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x5x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x5x16x8xf32>, tensor<2x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: hd of k
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x6xf32>, %v: tensor<2x4x16x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' dim 3 of 'k' must equal dim 3 of 'q' (got 6 and 8)
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x16x6xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x6xf32>, tensor<2x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: H of v
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x5x16x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' dim 1 of 'v' must equal dim 1 of 'q' (got 5 and 4)
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x5x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x5x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: hd of v
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x16x6xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' dim 3 of 'v' must equal dim 3 of 'q' (got 6 and 8)
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x6xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x6xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: k and v have one T
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x12x8xf32>, %v: tensor<2x4x16x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' dim 2 of 'v' must equal dim 2 of 'k' (got 16 and 12)
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: o has q's shape
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x16x8xf32>,
+             %o: tensor<2x4x16x4xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' 'o' must have the shape of 'q' ([2, 4, 16, 8]), got [2, 4, 16, 4]
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x4xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: do has q's shape
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x16x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x12x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' 'do' must have the shape of 'q' ([2, 4, 16, 8]), got [2, 4, 12, 8]
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x12x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: causal needs Tq == Tk
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x12x8xf32>, %v: tensor<2x4x12x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' with causal = true, dim 2 of 'k' must equal dim 2 of 'q' (got 12 and 16)
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x12x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: scale is finite
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x16x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' attribute 'scale' must be finite, got inf
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0x7FF0000000000000 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: dq, dk, dv have the shapes of q, k, v
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x16x8xf32>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:10: error: 'task.attention_grad' 'dq' must have the shape of 'q' ([2, 4, 16, 8]), got [2, 4, 16, 4]
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:10: error: 'task.attention_grad' 'dk' must have the shape of 'k' ([2, 4, 16, 8]), got [2, 4, 15, 8]
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' 'dv' must have the shape of 'v' ([2, 4, 16, 8]), got [1, 4, 16, 8]
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x4xf32>, tensor<2x4x15x8xf32>, tensor<1x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// attention_grad: dq, dk, dv have the dtypes of q, k, v
+func.func @f(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xbf16>, %v: tensor<2x4x16x8xf64>,
+             %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:10: error: 'task.attention_grad' 'dq' must have the element type of 'q' (f32), got bf16
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:10: error: 'task.attention_grad' 'dk' must have the element type of 'k' (bf16), got f32
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad' 'dv' must have the element type of 'v' (f64), got f32
+  %r:3 = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.125} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xf64>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xbf16>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
+  return
+}
+
+// -----
+
+// i64 attributes: columns
+func.func @f(%d: tensor<16x2xf32>, %i: tensor<16x2xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' attribute 'columns' must be an i64 integer, got 8 : i32
+  %r = "task.topk_grad"(%d, %i) {columns = 8 : i32} : (tensor<16x2xf32>, tensor<16x2xi32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// topk_grad: dvalues have rank 2
+func.func @f(%d: tensor<32xf32>, %i: tensor<16x2xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' 'dvalues' must have rank 2, got 1
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<32xf32>, tensor<16x2xi32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// topk_grad: dvalues are float
+func.func @f(%d: tensor<16x2xi32>, %i: tensor<16x2xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' 'dvalues' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x2xi32>, tensor<16x2xi32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// topk_grad: indices have rank 2
+func.func @f(%d: tensor<16x2xf32>, %i: tensor<32xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' 'indices' must have rank 2, got 1
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x2xf32>, tensor<32xi32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// topk_grad: indices are i32
+func.func @f(%d: tensor<16x2xf32>, %i: tensor<16x2xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' 'indices' must have element type i32, got f32
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x2xf32>, tensor<16x2xf32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// topk_grad: dx has rank 2
+func.func @f(%d: tensor<16x2xf32>, %i: tensor<16x2xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' 'dx' must have rank 2, got 1
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x2xf32>, tensor<16x2xi32>) -> tensor<128xf32>
+  return
+}
+
+// -----
+
+// topk_grad: dx is float
+func.func @f(%d: tensor<16x2xf32>, %i: tensor<16x2xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' 'dx' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x2xf32>, tensor<16x2xi32>) -> tensor<16x8xi32>
+  return
+}
+
+// -----
+
+// topk_grad: columns >= 1
+func.func @f(%d: tensor<16x0xf32>, %i: tensor<16x0xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' attribute 'columns' must be >= 1, got 0
+  %r = "task.topk_grad"(%d, %i) {columns = 0} : (tensor<16x0xf32>, tensor<16x0xi32>) -> tensor<16x0xf32>
+  return
+}
+
+// -----
+
+// topk_grad: k <= columns
+func.func @f(%d: tensor<16x9xf32>, %i: tensor<16x9xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' dim 1 of 'dvalues' must be at most 'columns' (got 9 and 8)
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x9xf32>, tensor<16x9xi32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// topk_grad: indices have the shape of dvalues
+func.func @f(%d: tensor<16x2xf32>, %i: tensor<16x3xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' 'indices' must have the shape of 'dvalues' ([16, 2]), got [16, 3]
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x2xf32>, tensor<16x3xi32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// topk_grad: dx has N rows
+func.func @f(%d: tensor<16x2xf32>, %i: tensor<16x2xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' dim 0 of 'dx' must equal dim 0 of 'dvalues' (got 15 and 16)
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x2xf32>, tensor<16x2xi32>) -> tensor<15x8xf32>
+  return
+}
+
+// -----
+
+// topk_grad: dx has 'columns' columns
+func.func @f(%d: tensor<16x2xf32>, %i: tensor<16x2xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.topk_grad' dim 1 of 'dx' must equal 'columns' (got 7 and 8)
+  %r = "task.topk_grad"(%d, %i) {columns = 8} : (tensor<16x2xf32>, tensor<16x2xi32>) -> tensor<16x7xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: x has rank 2
+func.func @f(%x: tensor<16x8x1xf32>, %dy: tensor<16x2xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' 'x' must have rank 2, got 3
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8x1xf32>, tensor<16x2xf32>, tensor<4xi32>) -> tensor<4x8x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: dy has rank 2
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<32xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' 'dy' must have rank 2, got 1
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<32xf32>, tensor<4xi32>) -> tensor<4x8x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: ends have rank 1
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<16x2xf32>, %e: tensor<4x1xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' 'ends' must have rank 1, got 2
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<16x2xf32>, tensor<4x1xi32>) -> tensor<4x8x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: dw has rank 3
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<16x2xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' 'dw' must have rank 3, got 2
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<16x2xf32>, tensor<4xi32>) -> tensor<8x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: x and dy are float
+func.func @f(%x: tensor<16x8xi32>, %dy: tensor<16x2xi32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:8: error: 'task.grouped_matmul_weight_grad' 'x' must have a float element type (f32, bf16 or f64), got i32
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' 'dy' must have a float element type (f32, bf16 or f64), got i32
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xi32>, tensor<16x2xi32>, tensor<4xi32>) -> tensor<4x8x2xi32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: ends are i32
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<16x2xf32>, %e: tensor<4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' 'ends' must have element type i32, got f32
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<16x2xf32>, tensor<4xf32>) -> tensor<4x8x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: dy has x's dtype
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<16x2xbf16>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' 'dy' must have the element type of 'x' (f32), got bf16
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<16x2xbf16>, tensor<4xi32>) -> tensor<4x8x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: dw is f32 or x's dtype
+func.func @f(%x: tensor<16x8xbf16>, %dy: tensor<16x2xbf16>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' 'dw' must have element type f32 or that of 'x' (bf16), got f64
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xbf16>, tensor<16x2xbf16>, tensor<4xi32>) -> tensor<4x8x2xf64>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: one row of dy per row of x
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<15x2xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' dim 0 of 'dy' must equal dim 0 of 'x' (got 15 and 16)
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<15x2xf32>, tensor<4xi32>) -> tensor<4x8x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: G
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<16x2xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' dim 0 of 'dw' must equal dim 0 of 'ends' (got 3 and 4)
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<16x2xf32>, tensor<4xi32>) -> tensor<3x8x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: K
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<16x2xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' dim 1 of 'dw' must equal dim 1 of 'x' (got 9 and 8)
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<16x2xf32>, tensor<4xi32>) -> tensor<4x9x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad: N
+func.func @f(%x: tensor<16x8xf32>, %dy: tensor<16x2xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad' dim 2 of 'dw' must equal dim 1 of 'dy' (got 3 and 2)
+  %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<16x2xf32>, tensor<4xi32>) -> tensor<4x8x3xf32>
+  return
+}

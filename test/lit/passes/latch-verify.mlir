@@ -248,6 +248,107 @@ func.func @adamw(%p: tensor<4x8xf32>, %g: tensor<4x8xf32>, %m: tensor<4x8xf32>, 
 
 // -----
 
+// Backward ops (latch-autodiff emits these). dy may have its own float dtype; dx has x's type.
+// CHECK-LABEL: func.func @reduce_grad
+// CHECK: "task.reduce_grad"(%{{.*}}, %{{.*}}) {axis = 1 : i64, kind = "sum"} : (tensor<2x3x4xf32>, tensor<2x4xf32>) -> tensor<2x3x4xf32>
+// CHECK: "task.reduce_grad"(%{{.*}}, %{{.*}}) {axis = 0 : i64, kind = "max"} : (tensor<5xbf16>, tensor<f32>) -> tensor<5xbf16>
+// CHECK: "task.reduce_grad"(%{{.*}}, %{{.*}}) {axis = 2 : i64, kind = "mean"} : (tensor<2x3x4xf32>, tensor<2x3xf64>) -> tensor<2x3x4xf32>
+func.func @reduce_grad(%x: tensor<2x3x4xf32>, %dy: tensor<2x4xf32>, %b: tensor<5xbf16>, %db: tensor<f32>,
+                       %dm: tensor<2x3xf64>) -> (tensor<2x3x4xf32>, tensor<5xbf16>, tensor<2x3x4xf32>) {
+  %a = "task.reduce_grad"(%x, %dy) {axis = 1, kind = "sum"} : (tensor<2x3x4xf32>, tensor<2x4xf32>) -> tensor<2x3x4xf32>
+  %c = "task.reduce_grad"(%b, %db) {axis = 0, kind = "max"} : (tensor<5xbf16>, tensor<f32>) -> tensor<5xbf16>
+  %d = "task.reduce_grad"(%x, %dm) {axis = 2, kind = "mean"} : (tensor<2x3x4xf32>, tensor<2x3xf64>) -> tensor<2x3x4xf32>
+  return %a, %c, %d : tensor<2x3x4xf32>, tensor<5xbf16>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @rmsnorm_grad
+// CHECK: "task.rmsnorm_grad"(%{{.*}}, %{{.*}}, %{{.*}}) {eps = 1.000000e-05 : f64} : (tensor<2x3x8xbf16>, tensor<8xf32>, tensor<2x3x8xf32>) -> (tensor<2x3x8xbf16>, tensor<8xf32>)
+// CHECK: "task.rmsnorm_grad"(%{{.*}}, %{{.*}}, %{{.*}}) {eps = 5.000000e-01 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+func.func @rmsnorm_grad(%x: tensor<2x3x8xbf16>, %w: tensor<8xf32>, %dy: tensor<2x3x8xf32>, %v: tensor<8xf32>)
+    -> (tensor<2x3x8xbf16>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %dx, %dw = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.0e-5}
+      : (tensor<2x3x8xbf16>, tensor<8xf32>, tensor<2x3x8xf32>) -> (tensor<2x3x8xbf16>, tensor<8xf32>)
+  %dv, %dw2 = "task.rmsnorm_grad"(%v, %w, %v) {eps = 0.5}
+      : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  return %dx, %dw, %dv, %dw2 : tensor<2x3x8xbf16>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @softmax_grad
+// CHECK: "task.softmax_grad"(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<4x8xbf16>) -> tensor<4x8xf32>
+func.func @softmax_grad(%y: tensor<4x8xf32>, %dy: tensor<4x8xbf16>) -> tensor<4x8xf32> {
+  %dx = "task.softmax_grad"(%y, %dy) : (tensor<4x8xf32>, tensor<4x8xbf16>) -> tensor<4x8xf32>
+  return %dx : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @cross_entropy_grad
+// CHECK: "task.cross_entropy_grad"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<8x10xbf16>, tensor<8xi32>, tensor<f32>) -> tensor<8x10xbf16>
+func.func @cross_entropy_grad(%logits: tensor<8x10xbf16>, %targets: tensor<8xi32>) -> tensor<8x10xbf16> {
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %d = "task.cross_entropy_grad"(%logits, %targets, %one) : (tensor<8x10xbf16>, tensor<8xi32>, tensor<f32>) -> tensor<8x10xbf16>
+  return %d : tensor<8x10xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @rope_grad
+// CHECK: "task.rope_grad"(%{{.*}}) {theta = 1.000000e+04 : f64} : (tensor<2x16x4x8xbf16>) -> tensor<2x16x4x8xbf16>
+func.func @rope_grad(%dy: tensor<2x16x4x8xbf16>) -> tensor<2x16x4x8xbf16> {
+  %dx = "task.rope_grad"(%dy) {theta = 10000.0} : (tensor<2x16x4x8xbf16>) -> tensor<2x16x4x8xbf16>
+  return %dx : tensor<2x16x4x8xbf16>
+}
+
+// -----
+
+// Causal self-attention, and cross-attention with its own key length and an f32 output.
+// CHECK-LABEL: func.func @attention_grad
+// CHECK: "task.attention_grad"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {causal = true, scale = 1.250000e-01 : f64} : (tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>) -> (tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>)
+// CHECK: "task.attention_grad"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {causal = false, scale = -1.000000e+00 : f64} : (tensor<2x4x16x8xbf16>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xbf16>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xbf16>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xbf16>)
+func.func @attention_grad(%q: tensor<2x4x16x8xbf16>, %k: tensor<2x4x5x8xf32>, %v: tensor<2x4x5x8xbf16>,
+                          %o: tensor<2x4x16x8xf32>, %do: tensor<2x4x16x8xf32>)
+    -> (tensor<2x4x16x8xbf16>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xbf16>) {
+  %dq, %dk, %dv = "task.attention_grad"(%q, %q, %q, %q, %q) {causal = true, scale = 0.125}
+      : (tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>)
+      -> (tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>, tensor<2x4x16x8xbf16>)
+  %eq, %ek, %ev = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = -1.0}
+      : (tensor<2x4x16x8xbf16>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xbf16>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
+      -> (tensor<2x4x16x8xbf16>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xbf16>)
+  return %eq, %ek, %ev : tensor<2x4x16x8xbf16>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xbf16>
+}
+
+// -----
+
+// k below the column count, and k equal to it.
+// CHECK-LABEL: func.func @topk_grad
+// CHECK: "task.topk_grad"(%{{.*}}, %{{.*}}) {columns = 8 : i64} : (tensor<16x2xf32>, tensor<16x2xi32>) -> tensor<16x8xf32>
+// CHECK: "task.topk_grad"(%{{.*}}, %{{.*}}) {columns = 2 : i64} : (tensor<16x2xbf16>, tensor<16x2xi32>) -> tensor<16x2xbf16>
+func.func @topk_grad(%dv: tensor<16x2xf32>, %i: tensor<16x2xi32>, %bv: tensor<16x2xbf16>)
+    -> (tensor<16x8xf32>, tensor<16x2xbf16>) {
+  %dx = "task.topk_grad"(%dv, %i) {columns = 8} : (tensor<16x2xf32>, tensor<16x2xi32>) -> tensor<16x8xf32>
+  %bx = "task.topk_grad"(%bv, %i) {columns = 2} : (tensor<16x2xbf16>, tensor<16x2xi32>) -> tensor<16x2xbf16>
+  return %dx, %bx : tensor<16x8xf32>, tensor<16x2xbf16>
+}
+
+// -----
+
+// dw accumulates in f32, or is stored in x's dtype.
+// CHECK-LABEL: func.func @grouped_matmul_weight_grad
+// CHECK: "task.grouped_matmul_weight_grad"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<16x8xbf16>, tensor<16x2xbf16>, tensor<4xi32>) -> tensor<4x8x2xf32>
+// CHECK: "task.grouped_matmul_weight_grad"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<16x8xbf16>, tensor<16x2xbf16>, tensor<4xi32>) -> tensor<4x8x2xbf16>
+func.func @grouped_matmul_weight_grad(%x: tensor<16x8xbf16>, %dy: tensor<16x2xbf16>, %ends: tensor<4xi32>)
+    -> (tensor<4x8x2xf32>, tensor<4x8x2xbf16>) {
+  %dw = "task.grouped_matmul_weight_grad"(%x, %dy, %ends) : (tensor<16x8xbf16>, tensor<16x2xbf16>, tensor<4xi32>) -> tensor<4x8x2xf32>
+  %dv = "task.grouped_matmul_weight_grad"(%x, %dy, %ends) : (tensor<16x8xbf16>, tensor<16x2xbf16>, tensor<4xi32>) -> tensor<4x8x2xbf16>
+  return %dw, %dv : tensor<4x8x2xf32>, tensor<4x8x2xbf16>
+}
+
+// -----
+
 // A whole program: the example MLP of examples/mlp.mlir.
 // CHECK-LABEL: func.func @mlp
 // CHECK-COUNT-2: "task.matmul"
