@@ -15,73 +15,23 @@
 #include "mlir-c/Diagnostics.h"
 
 #include "../dialects/ops.h"
+#include "../support/ptrmap.h"
 #include "pass.h"
 
-/* ---- a map from values to values (open addressing on the value pointer) ----------------------- */
+/* ---- values keyed by value ------------------------------------------------------------------------ */
 
-typedef struct value_map {
-  const void **keys;
-  MlirValue *values;
-  size_t capacity, count;
-} value_map;
+typedef latch_ptrmap value_map;
 
-static size_t slot_of(const value_map *map, const void *key) {
-  size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull;
-  size_t i = h & (map->capacity - 1);
-  while (map->keys[i] && map->keys[i] != key)
-    i = (i + 1) & (map->capacity - 1);
-  return i;
-}
+static bool map_init(value_map *map) { return latch_ptrmap_initialize(map); }
 
-static bool map_grow(value_map *map) {
-  value_map bigger = {calloc(map->capacity * 2, sizeof(void *)),
-                      calloc(map->capacity * 2, sizeof(MlirValue)), map->capacity * 2, 0};
-  if (!bigger.keys || !bigger.values) {
-    free(bigger.keys);
-    free(bigger.values);
-    return false;
-  }
-  for (size_t i = 0; i < map->capacity; ++i)
-    if (map->keys[i]) {
-      size_t j = slot_of(&bigger, map->keys[i]);
-      bigger.keys[j] = map->keys[i];
-      bigger.values[j] = map->values[i];
-      bigger.count++;
-    }
-  free(map->keys);
-  free(map->values);
-  *map = bigger;
-  return true;
-}
-
-static bool map_init(value_map *map) {
-  map->capacity = 256;
-  map->count = 0;
-  map->keys = calloc(map->capacity, sizeof(void *));
-  map->values = calloc(map->capacity, sizeof(MlirValue));
-  return map->keys && map->values;
-}
-
-static void map_free(value_map *map) {
-  free(map->keys);
-  free(map->values);
-}
+static void map_free(value_map *map) { latch_ptrmap_deinitialize(map); }
 
 static MlirValue map_get(const value_map *map, MlirValue key) {
-  size_t i = slot_of(map, key.ptr);
-  return map->keys[i] ? map->values[i] : (MlirValue){NULL};
+  return (MlirValue){latch_ptrmap_get(map, key.ptr)};
 }
 
 static bool map_put(value_map *map, MlirValue key, MlirValue value) {
-  if ((map->count + 1) * 2 > map->capacity && !map_grow(map))
-    return false;
-  size_t i = slot_of(map, key.ptr);
-  if (!map->keys[i]) {
-    map->keys[i] = key.ptr;
-    map->count++;
-  }
-  map->values[i] = value;
-  return true;
+  return latch_ptrmap_put(map, key.ptr, (void *)value.ptr);
 }
 
 /* ---- emission ------------------------------------------------------------------------------------ */
