@@ -118,6 +118,18 @@ static bool is_float_tensor(MlirType type) {
   return mlirTypeIsARankedTensor(type) && mlirTypeIsAFloat(mlirShapedTypeGetElementType(type));
 }
 
+/* The type of `value` with the element type of `gradient` (for ops that only move elements). */
+static MlirType like(MlirValue value, MlirValue gradient) {
+  return with_element(mlirValueGetType(value), mlirShapedTypeGetElementType(mlirValueGetType(gradient)));
+}
+
+/* Gradients of bf16 values are carried in f32 (the matmuls that make them accumulate in fp32 anyway);
+ * they are cast to bf16 only where a bf16 op consumes them. */
+static MlirType adjoint_type(MlirType type) {
+  MlirType element = mlirShapedTypeGetElementType(type);
+  return mlirTypeIsABF16(element) ? with_element(type, mlirF32TypeGet(mlirTypeGetContext(type))) : type;
+}
+
 /* Casts `value` to the element type of `type` (a task.convert) unless it already has it. */
 static MlirValue cast_to(differentiator *d, MlirLocation loc, MlirValue value, MlirType element) {
   MlirType type = mlirValueGetType(value);
@@ -160,7 +172,7 @@ static void accumulate(differentiator *d, MlirLocation loc, MlirValue value, Mli
     return;
   if (mlirValueIsNull(map_get(&d->active, value)))
     return;
-  MlirType type = mlirValueGetType(value);
+  MlirType type = adjoint_type(mlirValueGetType(value));
   gradient = cast_to(d, loc, gradient, mlirShapedTypeGetElementType(type));
   MlirValue previous = map_get(&d->adjoints, value);
   if (!mlirValueIsNull(previous))
@@ -352,8 +364,8 @@ static void vjp_map(differentiator *d, MlirOperation map) {
   for (intptr_t j = 0; j < outputs; ++j) {
     MlirValue result = mlirOperationGetResult(map, j);
     MlirValue adjoint = map_get(&d->adjoints, result);
-    if (mlirValueIsNull(adjoint))
-      adjoint = zeros(d, loc, mlirValueGetType(result));
+    MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(result));
+    adjoint = mlirValueIsNull(adjoint) ? zeros(d, loc, mlirValueGetType(result)) : cast_to(d, loc, adjoint, element);
     operands[count] = adjoint;
     arg_types[count] = mlirShapedTypeGetElementType(mlirValueGetType(result));
     arg_locs[count++] = loc;
@@ -459,13 +471,13 @@ static void vjp_matmul(differentiator *d, MlirOperation op, MlirValue dc) {
     MlirValue operands[2] = {ta ? b : dc, ta ? dc : b};
     MlirAttribute attrs[2] = {latch_attr_get_bool(d->context, ta ? tb : false),
                               latch_attr_get_bool(d->context, ta ? true : !tb)};
-    accumulate(d, loc, a, emit1(d, LATCH_OP_TASK_MATMUL, loc, mlirValueGetType(a), 2, operands, attrs));
+    accumulate(d, loc, a, emit1(d, LATCH_OP_TASK_MATMUL, loc, adjoint_type(mlirValueGetType(a)), 2, operands, attrs));
   }
   if (is_active(d, b)) {
     MlirValue operands[2] = {tb ? dc : a, tb ? a : dc};
     MlirAttribute attrs[2] = {latch_attr_get_bool(d->context, tb ? true : !ta),
                               latch_attr_get_bool(d->context, tb ? ta : false)};
-    accumulate(d, loc, b, emit1(d, LATCH_OP_TASK_MATMUL, loc, mlirValueGetType(b), 2, operands, attrs));
+    accumulate(d, loc, b, emit1(d, LATCH_OP_TASK_MATMUL, loc, adjoint_type(mlirValueGetType(b)), 2, operands, attrs));
   }
 }
 
@@ -482,11 +494,11 @@ static void vjp_grouped_matmul(differentiator *d, MlirOperation op, MlirValue dy
     MlirValue wt = emit1(d, LATCH_OP_TASK_TRANSPOSE, loc,
                          with_shape(d->context, 3, shape, mlirShapedTypeGetElementType(w_type)), 1, &w, &perm_attr);
     MlirValue operands[3] = {dy, wt, ends};
-    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_GROUPED_MATMUL, loc, mlirValueGetType(x), 3, operands, NULL));
+    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_GROUPED_MATMUL, loc, adjoint_type(mlirValueGetType(x)), 3, operands, NULL));
   }
   if (is_active(d, w)) {
     MlirValue operands[3] = {x, dy, ends};
-    accumulate(d, loc, w, emit1(d, LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD, loc, w_type, 3, operands, NULL));
+    accumulate(d, loc, w, emit1(d, LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD, loc, adjoint_type(w_type), 3, operands, NULL));
   }
 }
 
@@ -557,22 +569,21 @@ static void vjp_op(differentiator *d, MlirOperation op) {
     MlirType table_type = mlirValueGetType(table), ids_type = mlirValueGetType(ids);
     int64_t rows = element_count(ids_type);
     int64_t flat_shape[2] = {rows, mlirShapedTypeGetDimSize(table_type, 1)};
-    MlirValue flat_g = emit1(d, LATCH_OP_TASK_RESHAPE, loc,
-                             with_shape(d->context, 2, flat_shape, mlirShapedTypeGetElementType(table_type)), 1,
-                             &g, NULL);
+    MlirType g_element = mlirShapedTypeGetElementType(mlirValueGetType(g));
+    MlirValue flat_g = emit1(d, LATCH_OP_TASK_RESHAPE, loc, with_shape(d->context, 2, flat_shape, g_element), 1, &g, NULL);
     MlirValue flat_ids = ids;
     if (mlirShapedTypeGetRank(ids_type) != 1)
       flat_ids = emit1(d, LATCH_OP_TASK_RESHAPE, loc,
                        with_shape(d->context, 1, &rows, mlirShapedTypeGetElementType(ids_type)), 1, &ids, NULL);
     MlirValue operands[2] = {flat_g, flat_ids};
     MlirAttribute attr = latch_attr_get_int(d->context, mlirShapedTypeGetDimSize(table_type, 0));
-    accumulate(d, loc, table, emit1(d, LATCH_OP_TASK_SCATTER_ADD_ROWS, loc, table_type, 2, operands, &attr));
+    accumulate(d, loc, table, emit1(d, LATCH_OP_TASK_SCATTER_ADD_ROWS, loc, like(table, g), 2, operands, &attr));
     return;
   }
   case LATCH_OP_TASK_ROPE: {
     MlirValue x = latch_rope_x(op);
     MlirAttribute theta = latch_attr_get_float(d->context, latch_rope_theta(op));
-    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_ROPE_GRAD, loc, mlirValueGetType(x), 1, &g, &theta));
+    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_ROPE_GRAD, loc, like(x, g), 1, &g, &theta));
     return;
   }
   case LATCH_OP_TASK_TOPK: {
@@ -589,18 +600,18 @@ static void vjp_op(differentiator *d, MlirOperation op) {
     MlirValue x = latch_gather_rows_x(op);
     MlirValue operands[2] = {g, latch_gather_rows_idx(op)};
     MlirAttribute rows = latch_attr_get_int(d->context, mlirShapedTypeGetDimSize(mlirValueGetType(x), 0));
-    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_SCATTER_ADD_ROWS, loc, mlirValueGetType(x), 2, operands, &rows));
+    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_SCATTER_ADD_ROWS, loc, like(x, g), 2, operands, &rows));
     return;
   }
   case LATCH_OP_TASK_SCATTER_ADD_ROWS: {
     MlirValue x = latch_scatter_add_rows_x(op);
     MlirValue operands[2] = {g, latch_scatter_add_rows_idx(op)};
-    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_GATHER_ROWS, loc, mlirValueGetType(x), 2, operands, NULL));
+    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_GATHER_ROWS, loc, like(x, g), 2, operands, NULL));
     return;
   }
   case LATCH_OP_TASK_RESHAPE: {
     MlirValue x = latch_reshape_x(op);
-    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_RESHAPE, loc, mlirValueGetType(x), 1, &g, NULL));
+    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_RESHAPE, loc, like(x, g), 1, &g, NULL));
     return;
   }
   case LATCH_OP_TASK_TRANSPOSE: {
@@ -610,12 +621,12 @@ static void vjp_op(differentiator *d, MlirOperation op) {
     for (intptr_t i = 0; i < rank && i < 8; ++i)
       inverse[latch_attr_i64_array_get(op, "perm", i)] = i;
     MlirAttribute perm = latch_attr_get_i64_array(d->context, rank, inverse);
-    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_TRANSPOSE, loc, mlirValueGetType(x), 1, &g, &perm));
+    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_TRANSPOSE, loc, like(x, g), 1, &g, &perm));
     return;
   }
   case LATCH_OP_TASK_CONVERT: {
     MlirValue x = latch_convert_x(op);
-    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_CONVERT, loc, mlirValueGetType(x), 1, &g, NULL));
+    accumulate(d, loc, x, g); /* accumulate() casts to x's gradient dtype */
     return;
   }
   default:
@@ -733,6 +744,7 @@ static MlirLogicalResult differentiate(MlirOperation func, MlirBlock module_body
     MlirValue g = map_get(&d.adjoints, arg);
     if (mlirValueIsNull(g))
       g = zeros(&d, loc, mlirValueGetType(arg));
+    g = cast_to(&d, loc, g, mlirShapedTypeGetElementType(mlirValueGetType(arg)));
     results[result_count] = g;
     result_types[result_count++] = mlirValueGetType(arg);
   }

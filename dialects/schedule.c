@@ -1,0 +1,167 @@
+/* schedule.c - the schedule level's shared readers and the tile-count rule. */
+#include "schedule.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+#include "ops.h"
+
+static bool op_named(MlirOperation op, const char *name) {
+  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
+  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
+}
+
+bool latch_schedule_is_structure(MlirOperation op) {
+  return op_named(op, "interval.interval") || op_named(op, "interval.barrier") || op_named(op, "gpu.yield");
+}
+
+bool latch_schedule_initialize(latch_schedule *schedule, MlirOperation program) {
+  memset(schedule, 0, sizeof(*schedule));
+  schedule->program = program;
+  schedule->body = mlirRegionGetFirstBlock(mlirOperationGetRegion(program, 0));
+  if (!latch_ptrmap_initialize(&schedule->position))
+    return false;
+  size_t capacity = 0;
+  int current = -1;
+  bool open = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(schedule->body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (op_named(op, "interval.interval")) {
+      if (open) {
+        mlirEmitError(mlirOperationGetLocation(op), "interval.interval opens an interval before the previous one ended in interval.barrier");
+        latch_schedule_deinitialize(schedule);
+        return false;
+      }
+      current++;
+      open = true;
+      continue;
+    }
+    if (op_named(op, "interval.barrier")) {
+      if (!open) {
+        mlirEmitError(mlirOperationGetLocation(op), "interval.barrier closes no interval");
+        latch_schedule_deinitialize(schedule);
+        return false;
+      }
+      open = false;
+      continue;
+    }
+    if (op_named(op, "gpu.yield"))
+      continue;
+    if (!open && latch_op_is_task(op)) {
+      mlirEmitError(mlirOperationGetLocation(op), "a task outside any interval (every task follows an interval.interval)");
+      latch_schedule_deinitialize(schedule);
+      return false;
+    }
+    if (schedule->count == capacity) {
+      capacity = capacity ? capacity * 2 : 256;
+      MlirOperation *ops = realloc(schedule->ops, capacity * sizeof(*ops));
+      int *interval = realloc(schedule->interval, capacity * sizeof(*interval));
+      if (ops)
+        schedule->ops = ops;
+      if (interval)
+        schedule->interval = interval;
+      if (!ops || !interval) {
+        latch_schedule_deinitialize(schedule);
+        return false;
+      }
+    }
+    schedule->ops[schedule->count] = op;
+    schedule->interval[schedule->count] = open ? current : -1;
+    schedule->count++;
+    if (!latch_ptrmap_put(&schedule->position, op.ptr, (void *)(uintptr_t)schedule->count)) {
+      latch_schedule_deinitialize(schedule);
+      return false;
+    }
+  }
+  schedule->interval_count = current + 1;
+  return true;
+}
+
+void latch_schedule_deinitialize(latch_schedule *schedule) {
+  free(schedule->ops);
+  free(schedule->interval);
+  latch_ptrmap_deinitialize(&schedule->position);
+  schedule->ops = NULL;
+  schedule->interval = NULL;
+  schedule->count = 0;
+}
+
+long latch_schedule_index_of(const latch_schedule *schedule, MlirOperation op) {
+  uintptr_t position = (uintptr_t)latch_ptrmap_get(&schedule->position, op.ptr);
+  return position ? (long)position - 1 : -1;
+}
+
+int latch_schedule_interval_of(const latch_schedule *schedule, MlirValue value) {
+  if (mlirValueIsABlockArgument(value))
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(value), schedule->body) ? -1 : -2;
+  long index = latch_schedule_index_of(schedule, mlirOpResultGetOwner(value));
+  return index < 0 ? -2 : schedule->interval[index];
+}
+
+/* ---- tiles ----------------------------------------------------------------------------------------- */
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static int64_t elements(MlirType type) {
+  int64_t n = 1;
+  for (intptr_t i = 0, rank = mlirShapedTypeGetRank(type); i < rank; ++i)
+    n *= mlirShapedTypeGetDimSize(type, i);
+  return n;
+}
+
+static int64_t rows(MlirType type) {
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int64_t last = rank ? mlirShapedTypeGetDimSize(type, rank - 1) : 1;
+  return last ? elements(type) / last : 0;
+}
+
+static int64_t dim_from_end(MlirType type, intptr_t k) {
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  return rank > k ? mlirShapedTypeGetDimSize(type, rank - 1 - k) : 1;
+}
+
+/* Output tiles of 128 x 128 for matrix products, 64 rows for row-wise ops, 8192 elements for
+ * elementwise work, one (batch, head, 128 queries) block for attention; at least 1, at most 4096. */
+int64_t latch_task_tile_count(MlirOperation task) {
+  MlirType out = mlirOperationGetNumResults(task) ? mlirValueGetType(mlirOperationGetResult(task, 0))
+                                                   : mlirValueGetType(mlirOperationGetOperand(task, 0));
+  int64_t tiles = 1;
+  switch (latch_op_kind_of(task)) {
+  case LATCH_OP_TASK_MATMUL:
+  case LATCH_OP_TASK_GROUPED_MATMUL:
+    tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
+    break;
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
+    tiles = mlirShapedTypeGetDimSize(out, 0) * ceil_div(dim_from_end(out, 1), 128) * ceil_div(dim_from_end(out, 0), 128);
+    break;
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_GRAD: {
+    MlirType q = mlirValueGetType(mlirOperationGetOperand(task, 0));
+    tiles = mlirShapedTypeGetDimSize(q, 0) * mlirShapedTypeGetDimSize(q, 1) * ceil_div(mlirShapedTypeGetDimSize(q, 2), 128);
+    break;
+  }
+  case LATCH_OP_TASK_MAP:
+  case LATCH_OP_TASK_CONVERT:
+  case LATCH_OP_TASK_TRANSPOSE:
+  case LATCH_OP_TASK_ADAMW:
+    tiles = ceil_div(elements(out), 8192);
+    break;
+  case LATCH_OP_TASK_RESHAPE:
+  case LATCH_OP_TASK_BUCKET:
+    tiles = 1;
+    break;
+  case LATCH_OP_TASK_CROSS_ENTROPY:
+  case LATCH_OP_TASK_REDUCE:
+  case LATCH_OP_TASK_TOPK:
+    tiles = ceil_div(rows(mlirValueGetType(mlirOperationGetOperand(task, 0))), 64);
+    break;
+  default: /* row-wise ops: norms, softmax, rope, embedding, row gathers and scatters, their gradients */
+    tiles = ceil_div(rows(out), 64);
+    break;
+  }
+  return tiles < 1 ? 1 : tiles > 4096 ? 4096 : tiles;
+}

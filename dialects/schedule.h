@@ -1,0 +1,44 @@
+/* schedule.h - reading and writing the schedule level: an `interval.program` is a function-like op whose
+ * one block holds, in order, its constants, then intervals: `interval.interval` (a marker that opens an
+ * interval), the interval's tasks, and `interval.barrier` (which closes it; the last interval ends at the
+ * block's `gpu.yield`). See docs/dialects.md. */
+#ifndef LATCH_SCHEDULE_H
+#define LATCH_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+#include "../support/ptrmap.h"
+
+/* The ops of a program body in order (markers, barriers and the terminator left out), with the interval
+ * each belongs to (-1 for the constants before the first interval). */
+typedef struct latch_schedule {
+  MlirOperation program;
+  MlirBlock body;
+  MlirOperation *ops;
+  int *interval;
+  size_t count;
+  int interval_count;
+  latch_ptrmap position; /* op -> its index in `ops` plus one */
+} latch_schedule;
+
+/* Reads `program` (an interval.program). Returns false, after an error at the program's location,
+ * when its body is malformed (ops outside intervals, a barrier that closes nothing). */
+bool latch_schedule_initialize(latch_schedule *schedule, MlirOperation program);
+void latch_schedule_deinitialize(latch_schedule *schedule);
+/* The interval that produces `value`: -1 for program arguments and constants, -2 for values that are
+ * not defined in the program's block (values from above, none in a well-formed program). */
+int latch_schedule_interval_of(const latch_schedule *schedule, MlirValue value);
+/* The index of `op` in schedule->ops, or -1. */
+long latch_schedule_index_of(const latch_schedule *schedule, MlirOperation op);
+
+/* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
+int64_t latch_task_tile_count(MlirOperation task);
+
+/* True for interval.interval, interval.barrier and the program terminator. */
+bool latch_schedule_is_structure(MlirOperation op);
+
+#endif
