@@ -1,6 +1,9 @@
 // The `arena` dialect in IRDL: memory. One `arena.arena` is a byte buffer; each `arena.slot` is a byte
-// range of it (offset, size, alignment) that one tensor owns for its lifetime; `arena.view` reinterprets a
-// slot's bytes as a typed, shaped memref. Overlap and lifetime rules are checked by passes, not here.
+// range of it (offset, size, alignment); `arena.bind` places a tensor value in a slot at a byte offset.
+// Several values may be bound to one slot (in-place updates, accumulated gradients, packed buffers): the
+// slot is then live from the interval of its earliest writer to the interval of its last reader.
+// `arena.view` reinterprets a slot's bytes as a typed, shaped memref (for the device level).
+// Overlap and lifetime rules are checked by latch-verify-arena, not here.
 irdl.dialect @arena {
   irdl.operation @arena {
     %a0 = irdl.base "#builtin.integer"
@@ -18,6 +21,13 @@ irdl.dialect @arena {
     irdl.operands(arena: %o0)
     irdl.attributes {"offset" = %a0, "size" = %a1, "alignment" = %a2}
     irdl.results(bytes: %r0)
+  }
+  irdl.operation @bind {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.memref"
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(value: %o0, slot: %o1)
+    irdl.attributes {"offset" = %a0}
   }
   irdl.operation @view {
     %o0 = irdl.base "!builtin.memref"

@@ -1,19 +1,21 @@
 // The `interval` dialect in IRDL: the schedule of a task program.
-// `interval.program` holds the ordered intervals of one update; each `interval.interval` holds tasks that
-// may run concurrently; `interval.barrier` marks where every unit waits before the next interval starts.
-// IRDL ops cannot be terminators, so each region's block ends in `gpu.yield` (see docs/architecture.md).
+// `interval.program` is a function-like op (sym_name, function_type, arg_attrs) whose one block holds the
+// program's constants and then its intervals in order: `interval.interval` opens an interval, the tasks
+// that may run concurrently follow, and `interval.barrier` closes it (the last interval ends at the
+// block's `gpu.yield`, which returns the program's results). Values flow between intervals as ordinary
+// SSA values of the one block; an interval is not a region because an IRDL op cannot return a
+// heterogeneous list of values out of one.
 irdl.dialect @interval {
   irdl.operation @program {
     %a0 = irdl.base "#builtin.string"
+    %a1 = irdl.base "#builtin.type"
     %g0 = irdl.region
-    irdl.attributes {"sym_name" = %a0}
+    irdl.attributes {"sym_name" = %a0, "function_type" = %a1}
     irdl.regions(body: %g0)
   }
   irdl.operation @interval {
     %a0 = irdl.base "#builtin.string"
-    %g0 = irdl.region
     irdl.attributes {"name" = %a0}
-    irdl.regions(body: %g0)
   }
   irdl.operation @barrier {
   }

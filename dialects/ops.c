@@ -55,12 +55,14 @@ static const latch_op_desc op_table[LATCH_OP_COUNT] = {
        ATTRS({"columns", I})),
     OP(TASK_GROUPED_MATMUL_WEIGHT_GRAD, "task.grouped_matmul_weight_grad", 3, 1, 0, NAMES("x", "dy", "ends"),
        NAMES("dw"), NO_ATTRS),
-    OP(INTERVAL_PROGRAM, "interval.program", 0, 0, 1, NULL, NULL, ATTRS({"sym_name", S})),
-    OP(INTERVAL_INTERVAL, "interval.interval", 0, 0, 1, NULL, NULL, ATTRS({"name", S})),
+    OP(INTERVAL_PROGRAM, "interval.program", 0, 0, 1, NULL, NULL,
+       ATTRS({"sym_name", S}, {"function_type", LATCH_ATTR_TYPE})),
+    OP(INTERVAL_INTERVAL, "interval.interval", 0, 0, 0, NULL, NULL, ATTRS({"name", S})),
     OP(INTERVAL_BARRIER, "interval.barrier", 0, 0, 0, NULL, NULL, NO_ATTRS),
     OP(ARENA_ARENA, "arena.arena", 0, 1, 0, NULL, NAMES("buffer"), ATTRS({"size", I}, {"alignment", I})),
     OP(ARENA_SLOT, "arena.slot", 1, 1, 0, NAMES("arena"), NAMES("bytes"),
        ATTRS({"offset", I}, {"size", I}, {"alignment", I})),
+    OP(ARENA_BIND, "arena.bind", 2, 0, 0, NAMES("value", "slot"), NULL, ATTRS({"offset", I})),
     OP(ARENA_VIEW, "arena.view", 1, 1, 0, NAMES("slot"), NAMES("view"), NO_ATTRS),
 };
 #undef OP

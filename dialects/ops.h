@@ -15,6 +15,7 @@ typedef enum latch_attr_kind {
   LATCH_ATTR_FLOAT,       /* f64 float attribute */
   LATCH_ATTR_STRING,      /* string attribute */
   LATCH_ATTR_I64_ARRAY,   /* array<i64: ...> */
+  LATCH_ATTR_TYPE,        /* a type attribute (interval.program's function_type) */
 } latch_attr_kind;
 
 typedef struct latch_attr_desc {
@@ -57,6 +58,7 @@ typedef struct latch_attr_desc {
   X(INTERVAL_BARRIER)         \
   X(ARENA_ARENA)                   \
   X(ARENA_SLOT)                     \
+  X(ARENA_BIND)                     \
   X(ARENA_VIEW)
 
 /* task.map takes at most this many inputs and outputs: IRDL cannot type a variadic list whose elements
@@ -129,7 +131,7 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(scatter_add_rows, x, 0) X(scatter_add_rows, idx, 1)                                        \
   X(reshape, x, 0) X(transpose, x, 0) X(convert, x, 0)                                         \
   X(adamw, p, 0) X(adamw, g, 1) X(adamw, m, 2) X(adamw, v, 3) X(adamw, step, 4)                \
-  X(slot, arena, 0) X(view, slot, 0)                                                           \
+  X(slot, arena, 0) X(view, slot, 0) X(bind, value, 0) X(bind, slot, 1)                                                           \
   X(reduce_grad, x, 0) X(reduce_grad, dy, 1)                                                   \
   X(rmsnorm_grad, x, 0) X(rmsnorm_grad, w, 1) X(rmsnorm_grad, dy, 2)                           \
   X(softmax_grad, y, 0) X(softmax_grad, dy, 1)                                                 \
@@ -176,7 +178,8 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(arena, alignment, int64_t, latch_attr_int(op, "alignment", 0))                             \
   X(slot, offset, int64_t, latch_attr_int(op, "offset", 0))                                    \
   X(slot, size, int64_t, latch_attr_int(op, "size", 0))                                        \
-  X(slot, alignment, int64_t, latch_attr_int(op, "alignment", 0)) \
+  X(slot, alignment, int64_t, latch_attr_int(op, "alignment", 0))                             \
+  X(bind, offset, int64_t, latch_attr_int(op, "offset", 0)) \
   X(reduce_grad, axis, int64_t, latch_attr_int(op, "axis", 0))                                 \
   X(reduce_grad, kind, MlirStringRef, latch_attr_string(op, "kind"))                           \
   X(rmsnorm_grad, eps, double, latch_attr_float(op, "eps", 0))                                 \

@@ -53,6 +53,7 @@ static const char *kind_name(latch_attr_kind kind) {
   case LATCH_ATTR_FLOAT: return "float";
   case LATCH_ATTR_STRING: return "string";
   case LATCH_ATTR_I64_ARRAY: return "i64-array";
+  case LATCH_ATTR_TYPE: return "type";
   }
   return "?";
 }
@@ -65,6 +66,7 @@ static const char *kind_irdl_base(latch_attr_kind kind) {
   case LATCH_ATTR_FLOAT: return "#builtin.float";
   case LATCH_ATTR_STRING: return "#builtin.string";
   case LATCH_ATTR_I64_ARRAY: return "#builtin.dense_array";
+  case LATCH_ATTR_TYPE: return "#builtin.type";
   }
   return "?";
 }
@@ -363,6 +365,7 @@ static MlirAttribute sample_attr(MlirContext context, latch_attr_kind kind) {
   case LATCH_ATTR_FLOAT: return latch_attr_get_float(context, 0.5);
   case LATCH_ATTR_STRING: return latch_attr_get_string(context, "s");
   case LATCH_ATTR_I64_ARRAY: return latch_attr_get_i64_array(context, 2, perm);
+  case LATCH_ATTR_TYPE: return mlirTypeAttrGet(mlirFunctionTypeGet(context, 0, NULL, 0, NULL));
   }
   return (MlirAttribute){NULL};
 }
