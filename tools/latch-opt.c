@@ -18,7 +18,7 @@ static const char usage[] =
     "\n"
     "  --pass-pipeline='builtin.module(...)'  passes to run; Latch and upstream passes mix freely,\n"
     "                                         options in braces: latch-foo{threshold=4}\n"
-    "  -o FILE                                write the result to FILE (default: stdout)\n"
+    "  -o FILE                                write the result to FILE (default and `-o -`: stdout)\n"
     "  --split-input-file                     treat '// -----' lines as separators of independent inputs\n"
     "  --print-ir-after-all                   print the IR after every pass (to stderr)\n"
     "  --verify-each[=true|false]             run the MLIR verifier after every pass (default: true)\n"
@@ -121,6 +121,8 @@ static int parse_arguments(int argc, char **argv, options *out) {
   }
   if (!out->input)
     out->input = "-";
+  if (out->output && strcmp(out->output, "-") == 0)
+    out->output = NULL; /* stdout */
   return 0;
 }
 

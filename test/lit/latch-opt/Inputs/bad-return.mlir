@@ -1,0 +1,3 @@
+func.func @f(%x: i32) -> i64 {
+  return %x : i32
+}
