@@ -55,8 +55,12 @@ static void fail_at(differentiator *d, MlirOperation op, const char *message) {
   d->failed = true;
 }
 
+/* Inserts a backward op before the anchor; task ops are marked `task.phase = "backward"` so that later passes (memory
+ * rules, scheduling) can tell the forward values that the backward reads. */
 static MlirOperation insert(differentiator *d, MlirOperation op) {
   mlirBlockInsertOwnedOperationBefore(d->block, d->anchor, op);
+  if (latch_op_is_task(op))
+    mlirOperationSetAttributeByName(op, str("task.phase"), mlirStringAttrGet(d->context, str("backward")));
   return op;
 }
 
@@ -749,7 +753,8 @@ static MlirLogicalResult differentiate(MlirOperation func, MlirBlock module_body
     result_types[result_count++] = mlirValueGetType(arg);
   }
   if (!d.failed) {
-    insert(&d, make_op("func.return", loc, 0, NULL, result_count, results, NULL, mlirAttributeGetNull()));
+    mlirBlockInsertOwnedOperationBefore(block, ret, make_op("func.return", loc, 0, NULL, result_count, results, NULL,
+                                                            mlirAttributeGetNull()));
     mlirOperationDestroy(ret);
     MlirType inputs[256];
     intptr_t input_count = mlirBlockGetNumArguments(block);

@@ -158,6 +158,7 @@ static MlirLogicalResult build_update(MlirOperation grad, MlirBlock module_body,
     MlirType out_types[3] = {type, type, type};
     MlirOperation adamw = latch_op_create(LATCH_OP_TASK_ADAMW, mlirOperationGetLocation(ret), 3, out_types, 5,
                                           operands, attrs);
+    mlirOperationSetAttributeByName(adamw, str("task.phase"), mlirStringAttrGet(context, str("optimizer")));
     mlirBlockInsertOwnedOperationBefore(block, ret, adamw);
     for (int k = 0; k < 3; ++k) {
       results[1 + k * param_count + p] = mlirOperationGetResult(adamw, k);

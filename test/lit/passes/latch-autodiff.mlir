@@ -9,8 +9,8 @@
 // CHECK: %[[L:.*]] = "task.cross_entropy"(%[[C]], %[[T]])
 // CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
 // CHECK: %[[DC:.*]] = "task.cross_entropy_grad"(%[[C]], %[[T]], %[[ONE]])
-// CHECK-DAG: %[[DA:.*]] = "task.matmul"(%[[DC]], %[[B]]) {transpose_a = false, transpose_b = true} : (tensor<4x2xf32>, tensor<8x2xf32>) -> tensor<4x8xf32>
-// CHECK-DAG: %[[DB:.*]] = "task.matmul"(%[[A]], %[[DC]]) {transpose_a = true, transpose_b = false} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+// CHECK-DAG: %[[DA:.*]] = "task.matmul"(%[[DC]], %[[B]]) {task.phase = "backward", transpose_a = false, transpose_b = true} : (tensor<4x2xf32>, tensor<8x2xf32>) -> tensor<4x8xf32>
+// CHECK-DAG: %[[DB:.*]] = "task.matmul"(%[[A]], %[[DC]]) {task.phase = "backward", transpose_a = true, transpose_b = false} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
 // CHECK: return %[[L]], %[[DA]], %[[DB]]
 func.func @matmul(%a: tensor<4x8xf32> {task.param}, %b: tensor<8x2xf32> {task.param}, %t: tensor<4xi32>) -> tensor<f32> {
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
@@ -23,8 +23,8 @@ func.func @matmul(%a: tensor<4x8xf32> {task.param}, %b: tensor<8x2xf32> {task.pa
 // Transposed operands: with c = a^T b^T, dA = B' dC^T (a is transposed) and dB = dC^T A'.
 // CHECK-LABEL: func.func @transposed_grad
 // CHECK: %[[DC:.*]] = "task.cross_entropy_grad"
-// CHECK-DAG: "task.matmul"(%arg1, %[[DC]]) {transpose_a = true, transpose_b = true} : (tensor<2x8xf32>, tensor<4x2xf32>) -> tensor<8x4xf32>
-// CHECK-DAG: "task.matmul"(%[[DC]], %arg0) {transpose_a = true, transpose_b = true} : (tensor<4x2xf32>, tensor<8x4xf32>) -> tensor<2x8xf32>
+// CHECK-DAG: "task.matmul"(%arg1, %[[DC]]) {task.phase = "backward", transpose_a = true, transpose_b = true} : (tensor<2x8xf32>, tensor<4x2xf32>) -> tensor<8x4xf32>
+// CHECK-DAG: "task.matmul"(%[[DC]], %arg0) {task.phase = "backward", transpose_a = true, transpose_b = true} : (tensor<4x2xf32>, tensor<8x4xf32>) -> tensor<2x8xf32>
 func.func @transposed(%a: tensor<8x4xf32> {task.param}, %b: tensor<2x8xf32> {task.param}, %t: tensor<4xi32>) -> tensor<f32> {
   %c = "task.matmul"(%a, %b) {transpose_a = true, transpose_b = true} : (tensor<8x4xf32>, tensor<2x8xf32>) -> tensor<4x2xf32>
   %l = "task.cross_entropy"(%c, %t) : (tensor<4x2xf32>, tensor<4xi32>) -> tensor<f32>
@@ -44,7 +44,7 @@ func.func @transposed(%a: tensor<8x4xf32> {task.param}, %b: tensor<2x8xf32> {tas
 // CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
 // CHECK-NEXT: arith.addf
 // CHECK-NOT: arith.addf
-// CHECK: %[[DW:.*]] = "task.matmul"(%arg0, %[[SUM]]) {transpose_a = true, transpose_b = false}
+// CHECK: %[[DW:.*]] = "task.matmul"(%arg0, %[[SUM]]) {task.phase = "backward", transpose_a = true, transpose_b = false}
 // CHECK-NOT: "task.matmul"
 // CHECK: return %{{.*}}, %[[DW]]
 func.func @two_users(%x: tensor<4x8xf32>, %w: tensor<8x4xf32> {task.param}, %t: tensor<4xi32>) -> tensor<f32> {
@@ -72,8 +72,8 @@ func.func @two_users(%x: tensor<4x8xf32>, %w: tensor<8x4xf32> {task.param}, %t: 
 // CHECK-NEXT: %[[GA:.*]] = arith.mulf %[[GE]], %[[S]]
 // CHECK-NEXT: %[[GS:.*]] = arith.mulf %[[GE]], %[[A]]
 // CHECK-NEXT: gpu.yield %[[GA]], %[[GS]] : f32, f32
-// CHECK: %[[FLAT:.*]] = "task.reshape"(%{{.*}}) : (tensor<2x3xf32>) -> tensor<6xf32>
-// CHECK: "task.reduce"(%[[FLAT]]) {axis = 0 : i64, kind = "sum"} : (tensor<6xf32>) -> tensor<f32>
+// CHECK: %[[FLAT:.*]] = "task.reshape"(%{{.*}}) {task.phase = "backward"} : (tensor<2x3xf32>) -> tensor<6xf32>
+// CHECK: "task.reduce"(%[[FLAT]]) {axis = 0 : i64, kind = "sum", task.phase = "backward"} : (tensor<6xf32>) -> tensor<f32>
 func.func @scalar_rules(%a: tensor<2x3xf32> {task.param}, %s: tensor<f32> {task.param}, %t: tensor<2xi32>) -> tensor<f32> {
   %e = "task.map"(%a, %s) ({
   ^bb0(%x: f32, %y: f32):
@@ -93,8 +93,8 @@ func.func @scalar_rules(%a: tensor<2x3xf32> {task.param}, %s: tensor<f32> {task.
 // CHECK: %[[TK:.*]]:2 = "task.topk"
 // CHECK: "task.bucket"(%[[TK]]#1)
 // CHECK-NOT: "task.bucket"
-// CHECK-DAG: "task.topk_grad"(%{{.*}}, %[[TK]]#1) {columns = 4 : i64}
-// CHECK-DAG: "task.scatter_add_rows"(%{{.*}}, %arg2) {rows = 8 : i64} : (tensor<6x3xf32>, tensor<6xi32>) -> tensor<8x3xf32>
+// CHECK-DAG: "task.topk_grad"(%{{.*}}, %[[TK]]#1) {columns = 4 : i64, task.phase = "backward"}
+// CHECK-DAG: "task.scatter_add_rows"(%{{.*}}, %arg2) {rows = 8 : i64, task.phase = "backward"} : (tensor<6x3xf32>, tensor<6xi32>) -> tensor<8x3xf32>
 func.func @routing(%x: tensor<2x4xf32> {task.param}, %rows: tensor<8x3xf32> {task.param}, %idx: tensor<6xi32>, %t: tensor<2xi32>) -> tensor<f32> {
   %v, %i = "task.topk"(%x) {k = 2 : i64} : (tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x2xi32>)
   %order, %ends = "task.bucket"(%i) {buckets = 4 : i64} : (tensor<2x2xi32>) -> (tensor<4xi32>, tensor<4xi32>)

@@ -17,7 +17,7 @@
 // CHECK-SAME: -> (tensor<f32>, tensor<8x4xf32>, tensor<f32>, tensor<8x4xf32>, tensor<f32>, tensor<8x4xf32>, tensor<f32>)
 // CHECK-SAME: attributes {task.generated = "update"}
 // CHECK: "task.matmul"(%[[X]], %[[W]])
-// CHECK: %[[UW:.*]]:3 = "task.adamw"(%[[W]], %{{.*}}, %[[MW]], %[[VW]], %[[STEP]]) {beta1 = 9.000000e-01 : f64, beta2 = 0.99899999999999999 : f64, eps = 1.000000e-08 : f64, lr = 1.000000e-02 : f64, weight_decay = 0.000000e+00 : f64}
+// CHECK: %[[UW:.*]]:3 = "task.adamw"(%[[W]], %{{.*}}, %[[MW]], %[[VW]], %[[STEP]]) {beta1 = 9.000000e-01 : f64, beta2 = 0.99899999999999999 : f64, eps = 1.000000e-08 : f64, lr = 1.000000e-02 : f64, task.phase = "optimizer", weight_decay = 0.000000e+00 : f64}
 // CHECK: %[[US:.*]]:3 = "task.adamw"(%[[S]], %{{.*}}, %[[MS]], %[[VS]], %[[STEP]])
 // CHECK: return %{{.*}}, %[[UW]]#0, %[[US]]#0, %[[UW]]#1, %[[US]]#1, %[[UW]]#2, %[[US]]#2
 
@@ -25,7 +25,7 @@
 // TRAIN: func.func @model(
 // TRAIN: func.func @model_grad(
 // TRAIN: func.func @model_update(
-// TRAIN: "task.adamw"{{.*}}lr = 3.000000e-04 : f64, weight_decay = 1.000000e-01 : f64
+// TRAIN: "task.adamw"{{.*}}lr = 3.000000e-04 : f64, task.phase = "optimizer", weight_decay = 1.000000e-01 : f64
 
 // NOGRAD: error: latch-optimizer: no gradient function (run latch-autodiff first)
 // BADOPT: latch-opt: error: option 'lr' expects a finite number, got 'fast'

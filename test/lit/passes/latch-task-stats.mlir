@@ -97,21 +97,16 @@ func.func @huge(%a: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294
 
 // An interval.program is a program too: its tasks are counted inside their intervals.
 // CHECK-LABEL: "interval.program"
-// CHECK: {sym_name = "update", task.stats = {matmul_flops = 128 : i64, ops = 2 : i64, task.matmul = 1 : i64, task.softmax = 1 : i64}}
+// CHECK: {function_type = () -> (), sym_name = "update", task.stats = {matmul_flops = 128 : i64, ops = 2 : i64, task.matmul = 1 : i64, task.softmax = 1 : i64}}
 // MODULE: module attributes {task.stats = {matmul_flops = 128 : i64, ops = 2 : i64, task.matmul = 1 : i64, task.softmax = 1 : i64}}
 // MODULE-NOT: task.stats
 "interval.program"() ({
-  "interval.interval"() ({
-    %t = arith.constant dense<1.0> : tensor<4x4xf32>
-    %c = "task.matmul"(%t, %t) {transpose_a = false, transpose_b = false}
-        : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-    gpu.yield
-  }) {name = "forward"} : () -> ()
+  %t = arith.constant dense<1.0> : tensor<4x4xf32>
+  "interval.interval"() {name = "forward"} : () -> ()
+  %c = "task.matmul"(%t, %t) {transpose_a = false, transpose_b = false}
+      : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   "interval.barrier"() : () -> ()
-  "interval.interval"() ({
-    %t = arith.constant dense<1.0> : tensor<4x4xf32>
-    %s = "task.softmax"(%t) : (tensor<4x4xf32>) -> tensor<4x4xf32>
-    gpu.yield
-  }) {name = "loss"} : () -> ()
+  "interval.interval"() {name = "loss"} : () -> ()
+  %s = "task.softmax"(%t) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   gpu.yield
-}) {sym_name = "update"} : () -> ()
+}) {sym_name = "update", function_type = () -> ()} : () -> ()
