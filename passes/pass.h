@@ -68,4 +68,15 @@ MlirPass latch_pass_create(const latch_pass_info *info, const void *options);
  * pipelines and upstream passes) to `pm`. On error writes one message into `error` and returns false. */
 bool latch_pipeline_parse(MlirPassManager pm, const char *pipeline, char *error, size_t error_size);
 
+/* One top-level element of a pipeline string (not NUL-terminated). */
+typedef struct latch_pipeline_element {
+  const char *text;
+  size_t length;
+} latch_pipeline_element;
+
+/* Splits a pipeline that latch_pipeline_parse accepted into its top-level elements (`builtin.module(a,
+ * b{x=1}, func.func(c))` gives `a`, `b{x=1}`, `func.func(c)`). Returns the element count; at most
+ * `capacity` are stored. */
+size_t latch_pipeline_split(const char *pipeline, latch_pipeline_element *out_elements, size_t capacity);
+
 #endif

@@ -350,3 +350,34 @@ bool latch_pipeline_parse(MlirPassManager pm, const char *pipeline, char *error,
   free(ps.pending);
   return ok;
 }
+
+size_t latch_pipeline_split(const char *pipeline, latch_pipeline_element *out_elements, size_t capacity) {
+  const char *open = strchr(pipeline, '(');
+  const char *close = strrchr(pipeline, ')');
+  if (!open || !close || close < open)
+    return 0;
+  size_t count = 0;
+  int depth = 0;
+  const char *start = open + 1;
+  for (const char *p = open + 1; p <= close; ++p) {
+    bool end = p == close;
+    if (!end && (*p == '(' || *p == '{'))
+      depth++;
+    else if (!end && (*p == ')' || *p == '}'))
+      depth--;
+    if (end || (*p == ',' && depth == 0)) {
+      while (start < p && (*start == ' ' || *start == '\t' || *start == '\n'))
+        start++;
+      size_t length = (size_t)(p - start);
+      while (length && (start[length - 1] == ' ' || start[length - 1] == '\t' || start[length - 1] == '\n'))
+        length--;
+      if (length) {
+        if (count < capacity)
+          out_elements[count] = (latch_pipeline_element){start, length};
+        count++;
+      }
+      start = p + 1;
+    }
+  }
+  return count;
+}

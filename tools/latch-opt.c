@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 
 #include "../dialects/dialects.h"
+#include "../dialects/ops.h"
 #include "../passes/pass.h"
 #include "../support/diagnostics.h"
 #include "../support/source.h"
@@ -23,6 +25,8 @@ static const char usage[] =
     "  --print-ir-after-all                   print the IR after every pass (to stderr)\n"
     "  --verify-each[=true|false]             run the MLIR verifier after every pass (default: true)\n"
     "  --list-passes                          list Latch passes, named pipelines and upstream passes\n"
+    "  --stats=FILE.json                      time each top-level pipeline element and write the counts of\n"
+    "                                         the result (tasks, intervals, arena bytes and lower bound)\n"
     "  --help                                 show this text\n";
 
 typedef struct options {
@@ -33,7 +37,16 @@ typedef struct options {
   bool print_ir_after_all;
   bool verify_each;
   bool list_passes;
+  const char *stats; /* --stats=FILE.json, or NULL */
 } options;
+
+/* What --stats records: each top-level pipeline element with its wall time. */
+#define MAX_STATS_PASSES 64
+typedef struct pipeline_stats {
+  latch_pipeline_element passes[MAX_STATS_PASSES];
+  double ms[MAX_STATS_PASSES];
+  size_t pass_count;
+} pipeline_stats;
 
 static const struct {
   const char *name, *summary;
@@ -109,6 +122,8 @@ static int parse_arguments(int argc, char **argv, options *out) {
       out->verify_each = false;
     } else if (strcmp(arg, "--list-passes") == 0) {
       out->list_passes = true;
+    } else if (strncmp(arg, "--stats=", 8) == 0 && arg[8] != '\0') {
+      out->stats = arg + 8;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       fprintf(stderr, "latch-opt: error: unknown option '%s' (see --help)\n", arg);
       return 1;
@@ -121,6 +136,10 @@ static int parse_arguments(int argc, char **argv, options *out) {
   }
   if (!out->input)
     out->input = "-";
+  if (out->stats && out->split_input_file) {
+    fprintf(stderr, "latch-opt: error: --stats describes one module; it cannot be combined with --split-input-file\n");
+    return 1;
+  }
   if (out->output && strcmp(out->output, "-") == 0)
     out->output = NULL; /* stdout */
   return 0;
@@ -146,6 +165,95 @@ static MlirPassManager create_pass_manager(MlirContext context, const options *o
   return pm;
 }
 
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Runs the pipeline on `top`. With `stats`, each top-level element runs as its own pass manager so that
+ * its wall time can be measured (MLIR's pass timing is not reachable through the C API). */
+static bool run_pipeline(MlirContext context, const options *opts, MlirOpPrintingFlags flags,
+                         MlirOperation top, pipeline_stats *stats) {
+  if (!stats || !opts->pipeline) {
+    MlirPassManager pm = create_pass_manager(context, opts, flags);
+    if (mlirPassManagerIsNull(pm))
+      return false;
+    bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, top));
+    mlirPassManagerDestroy(pm);
+    return ok;
+  }
+  stats->pass_count = latch_pipeline_split(opts->pipeline, stats->passes, MAX_STATS_PASSES);
+  if (stats->pass_count > MAX_STATS_PASSES) {
+    fprintf(stderr, "latch-opt: error: --stats times at most %d top-level pipeline elements\n", MAX_STATS_PASSES);
+    return false;
+  }
+  for (size_t i = 0; i < stats->pass_count; ++i) {
+    char element[4096];
+    snprintf(element, sizeof(element), "builtin.module(%.*s)", (int)stats->passes[i].length, stats->passes[i].text);
+    options one = *opts;
+    one.pipeline = element;
+    MlirPassManager pm = create_pass_manager(context, &one, flags);
+    if (mlirPassManagerIsNull(pm))
+      return false;
+    double start = now_ms();
+    bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, top));
+    stats->ms[i] = now_ms() - start;
+    mlirPassManagerDestroy(pm);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+typedef struct module_counts {
+  long long tasks, intervals, arena_bytes, arena_lower_bound_bytes;
+} module_counts;
+
+static MlirWalkResult count_op(MlirOperation op, void *user_data) {
+  module_counts *counts = user_data;
+  switch (latch_op_kind_of(op)) {
+  case LATCH_OP_INTERVAL_INTERVAL: counts->intervals++; break;
+  case LATCH_OP_ARENA_ARENA:
+    counts->arena_bytes += latch_arena_size(op);
+    counts->arena_lower_bound_bytes += latch_attr_int(op, "lower_bound", 0);
+    break;
+  default:
+    if (latch_op_is_task(op))
+      counts->tasks++;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static bool write_stats(const char *path, const pipeline_stats *stats, MlirOperation top) {
+  module_counts counts = {0, 0, 0, 0};
+  mlirOperationWalk(top, count_op, &counts, MlirWalkPreOrder);
+  FILE *file = fopen(path, "w");
+  if (!file) {
+    fprintf(stderr, "latch-opt: error: cannot write '%s': %s\n", path, strerror(errno));
+    return false;
+  }
+  fputs("{\"passes\": [", file);
+  for (size_t i = 0; i < stats->pass_count; ++i) {
+    fputs(i ? ", {\"name\": \"" : "{\"name\": \"", file);
+    for (size_t k = 0; k < stats->passes[i].length; ++k) {
+      char c = stats->passes[i].text[k];
+      if (c == '"' || c == '\\')
+        fputc('\\', file);
+      fputc(c == '\n' || c == '\t' ? ' ' : c, file);
+    }
+    fprintf(file, "\", \"ms\": %.3f}", stats->ms[i]);
+  }
+  fprintf(file, "], \"tasks\": %lld, \"intervals\": %lld, \"arena_bytes\": %lld, \"arena_lower_bound_bytes\": %lld}\n",
+          counts.tasks, counts.intervals, counts.arena_bytes, counts.arena_lower_bound_bytes);
+  bool ok = !ferror(file);
+  if (fclose(file) != 0)
+    ok = false;
+  if (!ok)
+    fprintf(stderr, "latch-opt: error: cannot write '%s'\n", path);
+  return ok;
+}
+
 /* Parses, transforms and prints one input (`line_offset` lines into the file); returns false when
  * anything reported an error. */
 static bool process(MlirContext context, const options *opts, MlirOpPrintingFlags flags,
@@ -157,18 +265,18 @@ static bool process(MlirContext context, const options *opts, MlirOpPrintingFlag
   bool ok = false;
   MlirModule module = latch_source_parse(context, text, length);
   if (!mlirModuleIsNull(module)) {
-    MlirPassManager pm = create_pass_manager(context, opts, flags);
-    if (!mlirPassManagerIsNull(pm)) {
-      MlirOperation top = mlirModuleGetOperation(module);
-      ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, top));
-      /* A pass may fail without saying why; the failure still gets its one line. */
-      if (!ok && sink.error_count == 0)
-        mlirEmitError(mlirOperationGetLocation(top), "the pass pipeline failed without a diagnostic");
-      if (ok) {
-        mlirOperationPrintWithFlags(top, flags, latch_print_to_file, output);
-        fputc('\n', output);
-      }
-      mlirPassManagerDestroy(pm);
+    MlirOperation top = mlirModuleGetOperation(module);
+    pipeline_stats stats;
+    stats.pass_count = 0;
+    ok = run_pipeline(context, opts, flags, top, opts->stats ? &stats : NULL);
+    /* A pass may fail without saying why; the failure still gets its one line. */
+    if (!ok && sink.error_count == 0)
+      mlirEmitError(mlirOperationGetLocation(top), "the pass pipeline failed without a diagnostic");
+    if (ok && opts->stats)
+      ok = write_stats(opts->stats, &stats, top);
+    if (ok) {
+      mlirOperationPrintWithFlags(top, flags, latch_print_to_file, output);
+      fputc('\n', output);
     }
     mlirModuleDestroy(module);
   }
