@@ -220,6 +220,14 @@ static MlirValue sb_const(scalar_builder *s, MlirType type, double value) {
   return mlirOperationGetResult(op, 0);
 }
 
+/* A constant that `type` may not hold exactly: written in f64 and truncated, so that an fp64 evaluation
+ * sees the exact value while fp32 code gets the rounded one. */
+static MlirValue sb_const_exact(scalar_builder *s, MlirType type, double value) {
+  MlirType f64 = mlirF64TypeGet(mlirTypeGetContext(type));
+  MlirValue wide = sb_const(s, f64, value);
+  return mlirTypeIsAF64(type) ? wide : sb_op(s, "arith.truncf", type, 1, &wide);
+}
+
 static MlirValue sb_select_ge(scalar_builder *s, MlirValue a, MlirValue b, MlirValue if_ge, MlirValue otherwise) {
   MlirContext context = mlirTypeGetContext(mlirValueGetType(a));
   MlirType i1 = mlirIntegerTypeGet(context, 1);
@@ -325,7 +333,7 @@ static bool scalar_vjp(scalar_builder *s, MlirOperation op, MlirValue g) {
     ACCUMULATE(fa, sb_select_ge(s, a, sb_const(s, t, 0.0), g, sb_un(s, "arith.negf", g)));
   } else if (name_is(op, "math.erf")) {
     MlirValue gauss = sb_un(s, "math.exp", sb_un(s, "arith.negf", sb_bin(s, "arith.mulf", a, a)));
-    MlirValue scale = sb_const(s, t, 1.1283791670955126); /* 2 / sqrt(pi) */
+    MlirValue scale = sb_const_exact(s, t, 1.1283791670955126); /* 2 / sqrt(pi) */
     ACCUMULATE(fa, sb_bin(s, "arith.mulf", g, sb_bin(s, "arith.mulf", scale, gauss)));
   } else if (name_is(op, "math.powf")) {
     MlirValue b_minus_1 = sb_bin(s, "arith.subf", b, sb_const(s, t, 1.0));
@@ -340,48 +348,59 @@ static bool scalar_vjp(scalar_builder *s, MlirOperation op, MlirValue g) {
 #undef ACCUMULATE
 }
 
-/* Differentiates a task.map: a new task.map takes (inputs..., output adjoints...) and yields one
- * adjoint per active input. Rank-0 (broadcast) inputs get a full-shape adjoint summed afterwards. */
-static void vjp_map(differentiator *d, MlirOperation map) {
+/* Erases the ops of a map body (scalar arith/math ops, all free of side effects) whose results are
+ * unused, last to first, so that recomputed forward work the derivatives do not need disappears. */
+static void erase_dead_scalar_ops(MlirBlock body) {
+  MlirOperation ops[1024];
+  intptr_t count = 0;
+  MlirOperation terminator = mlirBlockGetTerminator(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op) && count < 1024;
+       op = mlirOperationGetNextInBlock(op))
+    if (!mlirOperationEqual(op, terminator))
+      ops[count++] = op;
+  for (intptr_t k = count - 1; k >= 0; --k) {
+    bool used = false;
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(ops[k]); r < n && !used; ++r)
+      used = !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(ops[k], r)));
+    if (!used)
+      mlirOperationDestroy(ops[k]);
+  }
+}
+
+/* One gradient map for the active inputs `wanted` (at most LATCH_MAP_MAX_OUTPUTS of them): it takes
+ * (inputs..., output adjoints...), recomputes the forward body and yields one adjoint per wanted input.
+ * Rank-0 (broadcast) inputs get a full-shape adjoint summed afterwards. */
+static void vjp_map_group(differentiator *d, MlirOperation map, const intptr_t *wanted, intptr_t wanted_count) {
   MlirLocation loc = mlirOperationGetLocation(map);
   intptr_t inputs = mlirOperationGetNumOperands(map), outputs = mlirOperationGetNumResults(map);
   MlirBlock body = latch_map_body(map);
-  MlirValue operands[64];
-  MlirType arg_types[64];
-  MlirLocation arg_locs[64];
-  intptr_t active_inputs[32], active_count = 0, count = 0;
-  if (inputs + outputs > 32) {
-    fail_at(d, map, "too many operands to differentiate");
-    return;
-  }
+  MlirValue operands[2 * LATCH_MAP_MAX_INPUTS];
+  MlirType arg_types[2 * LATCH_MAP_MAX_INPUTS];
+  MlirLocation arg_locs[2 * LATCH_MAP_MAX_INPUTS];
+  intptr_t count = 0;
   MlirType full_type = mlirValueGetType(mlirOperationGetResult(map, 0));
   for (intptr_t i = 0; i < inputs; ++i) {
     MlirValue input = mlirOperationGetOperand(map, i);
     operands[count] = input;
     arg_types[count] = mlirShapedTypeGetElementType(mlirValueGetType(input));
     arg_locs[count++] = loc;
-    if (is_active(d, input) && is_float_tensor(mlirValueGetType(input)))
-      active_inputs[active_count++] = i;
   }
-  if (active_count == 0)
-    return;
   for (intptr_t j = 0; j < outputs; ++j) {
     MlirValue result = mlirOperationGetResult(map, j);
     MlirValue adjoint = map_get(&d->adjoints, result);
     MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(result));
     adjoint = mlirValueIsNull(adjoint) ? zeros(d, loc, mlirValueGetType(result)) : cast_to(d, loc, adjoint, element);
     operands[count] = adjoint;
-    arg_types[count] = mlirShapedTypeGetElementType(mlirValueGetType(result));
+    arg_types[count] = element;
     arg_locs[count++] = loc;
   }
-  MlirType result_types[32];
-  for (intptr_t i = 0; i < active_count; ++i)
-    result_types[i] = with_element(full_type, arg_types[active_inputs[i]]);
-  MlirOperation grad_map = emit(d, LATCH_OP_TASK_MAP, loc, active_count, result_types, count, operands, NULL);
-  if (mlirOperationIsNull(grad_map))
-    return;
+  MlirType result_types[LATCH_MAP_MAX_OUTPUTS];
+  for (intptr_t i = 0; i < wanted_count; ++i)
+    result_types[i] = with_element(full_type, arg_types[wanted[i]]);
+  /* The body is built detached: arguments it ends up not using are dropped before the map is made, so
+   * a map whose inputs and output adjoints exceed the limit can still be differentiated when its
+   * derivatives need few of them. */
   MlirBlock grad_body = mlirBlockCreate(count, arg_types, arg_locs);
-  mlirRegionAppendOwnedBlock(mlirOperationGetRegion(grad_map, 0), grad_body);
 
   scalar_builder s = {grad_body, loc, {0}, {0}, {0}, false};
   if (!map_init(&s.clone) || !map_init(&s.adjoint) || !map_init(&s.active)) {
@@ -391,11 +410,12 @@ static void vjp_map(differentiator *d, MlirOperation map) {
     d->failed = true;
     return;
   }
-  /* Recompute the forward body inside the new one (cheap scalar work), remembering the copies. */
-  for (intptr_t i = 0; i < inputs; ++i) {
+  /* Recompute the forward body inside the new one (cheap scalar work), remembering the copies. Only
+   * the wanted inputs are active, so integer inputs and other inputs get no scalar adjoints. */
+  for (intptr_t i = 0; i < inputs; ++i)
     map_put(&s.clone, mlirBlockGetArgument(body, i), mlirBlockGetArgument(grad_body, i));
-    map_put(&s.active, mlirBlockGetArgument(body, i), mlirBlockGetArgument(body, i));
-  }
+  for (intptr_t i = 0; i < wanted_count; ++i)
+    map_put(&s.active, mlirBlockGetArgument(body, wanted[i]), mlirBlockGetArgument(body, wanted[i]));
   MlirOperation terminator = mlirBlockGetTerminator(body);
   MlirOperation forward_ops[512];
   intptr_t forward_count = 0;
@@ -435,19 +455,46 @@ static void vjp_map(differentiator *d, MlirOperation map) {
     if (!scalar_vjp(&s, op, g))
       fail_at(d, op, "no derivative rule for scalar op");
   }
-  MlirValue yields[32];
-  for (intptr_t i = 0; i < active_count; ++i) {
-    MlirValue g = map_get(&s.adjoint, mlirBlockGetArgument(body, active_inputs[i]));
-    yields[i] = mlirValueIsNull(g) ? sb_const(&s, arg_types[active_inputs[i]], 0.0) : g;
+  MlirValue yields[LATCH_MAP_MAX_OUTPUTS];
+  for (intptr_t i = 0; i < wanted_count; ++i) {
+    MlirValue g = map_get(&s.adjoint, mlirBlockGetArgument(body, wanted[i]));
+    yields[i] = mlirValueIsNull(g) ? sb_const(&s, arg_types[wanted[i]], 0.0) : g;
   }
-  mlirBlockAppendOwnedOperation(grad_body, make_op("gpu.yield", loc, 0, NULL, active_count, yields, NULL,
+  mlirBlockAppendOwnedOperation(grad_body, make_op("gpu.yield", loc, 0, NULL, wanted_count, yields, NULL,
                                                    mlirAttributeGetNull()));
   map_free(&s.clone);
   map_free(&s.adjoint);
   map_free(&s.active);
+  erase_dead_scalar_ops(grad_body);
+  for (intptr_t k = count - 1; k >= 0; --k) {
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirBlockGetArgument(grad_body, k))))
+      continue;
+    mlirBlockEraseArgument(grad_body, (unsigned)k);
+    memmove(operands + k, operands + k + 1, (size_t)(count - k - 1) * sizeof(*operands));
+    count--;
+  }
+  if (count > LATCH_MAP_MAX_INPUTS) {
+    mlirBlockDestroy(grad_body);
+    char message[160];
+    snprintf(message, sizeof(message),
+             "cannot differentiate (its gradient map needs %ld inputs, at most %d):", (long)count, LATCH_MAP_MAX_INPUTS);
+    fail_at(d, map, message);
+    return;
+  }
+  if (count == 0) { /* every derivative is a constant: feed one input so the map has a shape */
+    mlirBlockInsertArgument(grad_body, 0, arg_types[0], loc);
+    operands[0] = mlirOperationGetOperand(map, 0);
+    count = 1;
+  }
+  MlirOperation grad_map = emit(d, LATCH_OP_TASK_MAP, loc, wanted_count, result_types, count, operands, NULL);
+  if (mlirOperationIsNull(grad_map)) {
+    mlirBlockDestroy(grad_body);
+    return;
+  }
+  mlirRegionAppendOwnedBlock(mlirOperationGetRegion(grad_map, 0), grad_body);
 
-  for (intptr_t i = 0; i < active_count; ++i) {
-    MlirValue input = mlirOperationGetOperand(map, active_inputs[i]);
+  for (intptr_t i = 0; i < wanted_count; ++i) {
+    MlirValue input = mlirOperationGetOperand(map, wanted[i]);
     MlirValue g = mlirOperationGetResult(grad_map, i);
     MlirType input_type = mlirValueGetType(input);
     if (mlirShapedTypeGetRank(input_type) == 0 && mlirShapedTypeGetRank(full_type) > 0) {
@@ -459,6 +506,24 @@ static void vjp_map(differentiator *d, MlirOperation map) {
       g = emit1(d, LATCH_OP_TASK_REDUCE, loc, input_type, 1, &flattened, attrs);
     }
     accumulate(d, loc, input, g);
+  }
+}
+
+/* Differentiates a task.map at the scalar level: one gradient map per group of at most
+ * LATCH_MAP_MAX_OUTPUTS active float inputs (each recomputes the forward body). */
+static void vjp_map(differentiator *d, MlirOperation map) {
+  intptr_t inputs = mlirOperationGetNumOperands(map);
+  intptr_t active[LATCH_MAP_MAX_INPUTS], active_count = 0;
+  for (intptr_t i = 0; i < inputs; ++i) {
+    MlirValue input = mlirOperationGetOperand(map, i);
+    if (is_active(d, input) && is_float_tensor(mlirValueGetType(input)))
+      active[active_count++] = i;
+  }
+  if (active_count == 0)
+    return;
+  for (intptr_t start = 0; start < active_count && !d->failed; start += LATCH_MAP_MAX_OUTPUTS) {
+    intptr_t group = active_count - start < LATCH_MAP_MAX_OUTPUTS ? active_count - start : LATCH_MAP_MAX_OUTPUTS;
+    vjp_map_group(d, map, active + start, group);
   }
 }
 

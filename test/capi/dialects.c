@@ -96,7 +96,7 @@ static void test_registered_ops(MlirContext context) {
     printf("%s registered: %d\n", others[i],
            mlirContextIsRegisteredOperation(context, mlirStringRefCreateFromCString(others[i])));
   // CHECK-LABEL: == registered ops
-  // CHECK-NEXT: 32 of 32 table ops registered
+  // CHECK-NEXT: 33 of 33 table ops registered
   // CHECK-NEXT: task.nosuch registered: 0
   // CHECK-NEXT: interval.yield registered: 0
   // CHECK-NEXT: arena.free registered: 0
@@ -145,19 +145,88 @@ static void test_parsing(MlirContext context) {
                    " : (tensor<2x1xf32>, tensor<2x1xi32>) -> tensor<2x4xf32>\n  return\n}\n");
   // CHECK-NEXT: diagnostic: expected base attribute 'builtin.integer' but got 'builtin.float'
   // CHECK-NEXT: topk_grad with a float columns: rejected
-  parse_and_report(context, "interval without a terminator",
-                   "\"interval.interval\"() ({\n  \"interval.barrier\"() : () -> ()\n}) {name = \"i\"} : () -> ()\n");
-  // CHECK-NEXT: diagnostic: {{.*}}terminator
-  // CHECK-NEXT: interval without a terminator: rejected
-  parse_and_report(context, "interval ending in gpu.yield",
+  /* Every block of a region ends in gpu.yield: an interval.program body and a task.map body without it
+   * are refused, the same program with it parses. */
+  parse_and_report(context, "program without a terminator",
+                   "\"interval.program\"() ({\n"
+                   "^bb0(%x: tensor<2xf32>):\n"
+                   "  \"interval.interval\"() {name = \"i\"} : () -> ()\n"
+                   "  %y = \"task.softmax\"(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+                   "  \"interval.barrier\"() : () -> ()\n"
+                   "}) {sym_name = \"p\", function_type = (tensor<2xf32>) -> tensor<2xf32>} : () -> ()\n");
+  // CHECK-NEXT: diagnostic: block with no terminator, has "interval.barrier"() : () -> ()
+  // CHECK-NEXT: program without a terminator: rejected
+  parse_and_report(context, "map body without a terminator",
+                   "func.func @f(%a: tensor<2xf32>) {\n"
+                   "  %m = \"task.map\"(%a) ({\n"
+                   "  ^bb0(%x: f32):\n"
+                   "    %y = arith.negf %x : f32\n"
+                   "  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>,\n"
+                   "      resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<2xf32>) -> tensor<2xf32>\n"
+                   "  return\n}\n");
+  // CHECK-NEXT: diagnostic: block with no terminator, has %{{.*}} = "arith.negf"
+  // CHECK-NEXT: map body without a terminator: rejected
+  parse_and_report(context, "program ending in gpu.yield",
+                   "\"interval.program\"() ({\n"
+                   "^bb0(%x: tensor<2xf32>):\n"
+                   "  \"interval.interval\"() {name = \"i\"} : () -> ()\n"
+                   "  %y = \"task.softmax\"(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+                   "  \"interval.barrier\"() : () -> ()\n"
+                   "  \"interval.interval\"() {name = \"j\"} : () -> ()\n"
+                   "  gpu.yield %y : tensor<2xf32>\n"
+                   "}) {sym_name = \"p\", function_type = (tensor<2xf32>) -> tensor<2xf32>} : () -> ()\n");
+  // CHECK-NEXT: program ending in gpu.yield: parsed
+  // CHECK-NEXT: module {
+  // CHECK-NEXT: "interval.program"() ({
+  // CHECK-NEXT: ^bb0(%[[X:.*]]: tensor<2xf32>):
+  // CHECK-NEXT: "interval.interval"() {name = "i"} : () -> ()
+  // CHECK-NEXT: %[[Y:.*]] = "task.softmax"(%[[X]]) : (tensor<2xf32>) -> tensor<2xf32>
+  // CHECK-NEXT: "interval.barrier"() : () -> ()
+  // CHECK-NEXT: "interval.interval"() {name = "j"} : () -> ()
+  // CHECK-NEXT: gpu.yield %[[Y]] : tensor<2xf32>
+  // CHECK-NEXT: }) {function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "p"} : () -> ()
+  // CHECK-NEXT: }
+  // CHECK-EMPTY:
+
+  /* interval.interval is a marker: no region; interval.program's function_type is a type. */
+  parse_and_report(context, "interval with a region",
                    "\"interval.interval\"() ({\n  \"interval.barrier\"() : () -> ()\n  gpu.yield\n})"
                    " {name = \"i\"} : () -> ()\n");
-  // CHECK-NEXT: interval ending in gpu.yield: parsed
+  // CHECK-NEXT: diagnostic: 'interval.interval' op unexpected number of regions: expected 0 but got 1
+  // CHECK-NEXT: interval with a region: rejected
+  parse_and_report(context, "program with a string function_type",
+                   "\"interval.program\"() ({\n  gpu.yield\n}) {sym_name = \"p\", function_type = \"() -> ()\"}"
+                   " : () -> ()\n");
+  // CHECK-NEXT: diagnostic: expected base attribute 'builtin.type' but got 'builtin.string'
+  // CHECK-NEXT: program with a string function_type: rejected
+  parse_and_report(context, "program without a function_type",
+                   "\"interval.program\"() ({\n  gpu.yield\n}) {sym_name = \"p\"} : () -> ()\n");
+  // CHECK-NEXT: diagnostic: 'interval.program' op attribute "function_type" is expected but not provided
+  // CHECK-NEXT: program without a function_type: rejected
+
+  /* arena.bind takes a tensor value and a memref slot, in that order, and has no result. */
+  parse_and_report(context, "bind of a memref",
+                   "func.func @f(%t: tensor<2xf32>, %m: memref<8xi8>) {\n"
+                   "  \"arena.bind\"(%m, %m) {offset = 0 : i64} : (memref<8xi8>, memref<8xi8>) -> ()\n"
+                   "  return\n}\n");
+  // CHECK-NEXT: diagnostic: expected base type 'builtin.tensor' but got 'builtin.memref'
+  // CHECK-NEXT: bind of a memref: rejected
+  parse_and_report(context, "bind with a result",
+                   "func.func @f(%t: tensor<2xf32>, %m: memref<8xi8>) {\n"
+                   "  %r = \"arena.bind\"(%t, %m) {offset = 0 : i64} : (tensor<2xf32>, memref<8xi8>) -> memref<8xi8>\n"
+                   "  return\n}\n");
+  // CHECK-NEXT: diagnostic: {{.*}}expects exactly 0 results, but got 1
+  // CHECK-NEXT: bind with a result: rejected
+  parse_and_report(context, "bind of a tensor to a slot",
+                   "func.func @f(%t: tensor<2xf32>, %m: memref<8xi8>) {\n"
+                   "  \"arena.bind\"(%t, %m) {offset = 0 : i64} : (tensor<2xf32>, memref<8xi8>) -> ()\n"
+                   "  return\n}\n");
+  // CHECK-NEXT: bind of a tensor to a slot: parsed
   // CHECK-NEXT: module {
-  // CHECK-NEXT: "interval.interval"() ({
-  // CHECK-NEXT: "interval.barrier"() : () -> ()
-  // CHECK-NEXT: gpu.yield
-  // CHECK-NEXT: }) {name = "i"} : () -> ()
+  // CHECK-NEXT: func.func @f(%[[T:.*]]: tensor<2xf32>, %[[M:.*]]: memref<8xi8>) {
+  // CHECK-NEXT: "arena.bind"(%[[T]], %[[M]]) {offset = 0 : i64} : (tensor<2xf32>, memref<8xi8>) -> ()
+  // CHECK-NEXT: return
+  // CHECK-NEXT: }
   // CHECK-NEXT: }
 }
 

@@ -152,7 +152,7 @@ static void test_descriptors(MlirContext context) {
   }
   printf("%d of %d kinds resolve; %d are task ops\n", resolved, LATCH_OP_COUNT - 1, tasks);
   // CHECK-LABEL: == descriptors
-  // CHECK: 32 of 32 kinds resolve; 26 are task ops
+  // CHECK: 33 of 33 kinds resolve; 26 are task ops
 
   /* Ops of other dialects are unknown, and "task" is a prefix only with its dot. */
   const char *others[] = {"func.return", "arith.addf", "gpu.yield", "tasks.matmul", "task"};
@@ -347,12 +347,15 @@ static void test_table_matches_irdl(MlirContext context) {
   // CHECK-NEXT: task.attention_grad(q, k, v, o, do) -> (dq, dk, dv) {causal: bool, scale: float}
   // CHECK-NEXT: task.topk_grad(dvalues, indices) -> (dx) {columns: int}
   // CHECK-NEXT: task.grouped_matmul_weight_grad(x, dy, ends) -> (dw)
-  // CHECK-NEXT: interval.program() -> () regions 1 {sym_name: string}
-  // CHECK-NEXT: interval.interval() -> () regions 1 {name: string}
+  // CHECK-NEXT: interval.program() -> () regions 1 {sym_name: string, function_type: type}
+  // CHECK-NEXT: interval.interval() -> () {name: string}
   // CHECK-NEXT: interval.barrier() -> ()
   // CHECK-NEXT: arena.arena() -> (buffer) {size: int, alignment: int}
   // CHECK-NEXT: arena.slot(arena) -> (bytes) {offset: int, size: int, alignment: int}
+  // CHECK-NEXT: arena.bind(value, slot) -> () {offset: int}
   // CHECK-NEXT: arena.view(slot) -> (view)
+  // Nothing follows: the listing has exactly the table's ops.
+  // CHECK-NOT: {{^(task|interval|arena)\.}}
 }
 
 /* ---- 3. latch_op_create with the table's attributes gives ops that verify --------------------- */
@@ -365,9 +368,61 @@ static MlirAttribute sample_attr(MlirContext context, latch_attr_kind kind) {
   case LATCH_ATTR_FLOAT: return latch_attr_get_float(context, 0.5);
   case LATCH_ATTR_STRING: return latch_attr_get_string(context, "s");
   case LATCH_ATTR_I64_ARRAY: return latch_attr_get_i64_array(context, 2, perm);
-  case LATCH_ATTR_TYPE: return mlirTypeAttrGet(mlirFunctionTypeGet(context, 0, NULL, 0, NULL));
+  case LATCH_ATTR_TYPE: {
+    /* A function type, as interval.program's function_type: one tensor in, the same tensor out. */
+    static const int64_t shape[] = {2, 2};
+    MlirType tensor = mlirRankedTensorTypeGet(2, shape, mlirF32TypeGet(context), mlirAttributeGetNull());
+    return mlirTypeAttrGet(mlirFunctionTypeGet(context, 1, &tensor, 1, &tensor));
+  }
   }
   return (MlirAttribute){NULL};
+}
+
+/* The irdl.operation that defines the op named `name` in the parsed IRDL modules, or a null op. */
+static MlirOperation irdl_operation_named(const MlirModule *modules, size_t count, const char *name) {
+  for (size_t m = 0; m < count; ++m) {
+    if (mlirModuleIsNull(modules[m]))
+      continue;
+    MlirOperation dialect = mlirBlockGetFirstOperation(mlirModuleGetBody(modules[m]));
+    MlirStringRef dialect_name = mlirStringAttrGetValue(
+        mlirOperationGetAttributeByName(dialect, mlirStringRefCreateFromCString("sym_name")));
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(dialect, 0));
+    for (MlirOperation operation = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(operation);
+         operation = mlirOperationGetNextInBlock(operation)) {
+      MlirStringRef short_name = mlirStringAttrGetValue(
+          mlirOperationGetAttributeByName(operation, mlirStringRefCreateFromCString("sym_name")));
+      char full[128];
+      snprintf(full, sizeof(full), "%.*s.%.*s", (int)dialect_name.length, dialect_name.data,
+               (int)short_name.length, short_name.data);
+      if (strcmp(full, name) == 0)
+        return operation;
+    }
+  }
+  return (MlirOperation){NULL};
+}
+
+/* The base type ("!builtin.tensor", "!builtin.memref") that IRDL requires of position `index` of the
+ * irdl.operands or irdl.results op `values` (`what`) of an irdl.operation; "?" when there is no such
+ * position or its constraint is not an irdl.base. A variadic op of the table has one optional position
+ * per value in IRDL (task.map), so `index` is a position there too. */
+static MlirStringRef irdl_value_base(MlirOperation operation, const char *what, int index) {
+  MlirOperation values = mlirOperationIsNull(operation) ? operation : irdl_child(operation, what);
+  if (mlirOperationIsNull(values) || index >= mlirOperationGetNumOperands(values))
+    return mlirStringRefCreateFromCString("?");
+  MlirOperation constraint = mlirOpResultGetOwner(mlirOperationGetOperand(values, index));
+  MlirAttribute base = mlirOperationGetAttributeByName(constraint, mlirStringRefCreateFromCString("base_name"));
+  if (!ref_equals(op_name(constraint), "irdl.base") || mlirAttributeIsNull(base))
+    return mlirStringRefCreateFromCString("?");
+  return mlirStringAttrGetValue(base);
+}
+
+/* A function-like op (interval.program) has a `function_type` type attribute: like a func.func it lives
+ * at module level, and its body's block takes the function type's inputs and yields its results. */
+static bool is_function_like(const latch_op_desc *desc) {
+  for (int i = 0; i < desc->attr_count; ++i)
+    if (strcmp(desc->attrs[i].name, "function_type") == 0 && desc->attrs[i].kind == LATCH_ATTR_TYPE)
+      return true;
+  return false;
 }
 
 static void test_create(MlirContext context) {
@@ -382,20 +437,41 @@ static void test_create(MlirContext context) {
   MlirValue tensor = mlirBlockGetArgument(body, 0), memref = mlirBlockGetArgument(body, 1);
   MlirType tensor_type = mlirValueGetType(tensor), memref_type = mlirValueGetType(memref);
   MlirLocation loc = mlirLocationUnknownGet(context);
+  /* Which kind of value each operand and result takes comes from the IRDL definitions, position by
+   * position (arena.bind takes a tensor and a memref), never from the op's name. */
+  const char *sources[] = {latch_task_irdl_source, latch_interval_irdl_source, latch_arena_irdl_source};
+  MlirModule irdl[3];
+  for (size_t s = 0; s < 3; ++s)
+    irdl[s] = mlirModuleCreateParse(context, mlirStringRefCreateFromCString(sources[s]));
 
-  int verified = 0;
+  int verified = 0, tensor_values = 0, memref_values = 0;
   for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
     const latch_op_desc *desc = latch_op_desc_get((latch_op_kind)kind);
-    bool is_arena = strncmp(desc->name, "arena.", 6) == 0;
+    MlirOperation definition = irdl_operation_named(irdl, 3, desc->name);
+    EXPECT(!mlirOperationIsNull(definition), "%s: no IRDL definition", desc->name);
     MlirValue operands[8];
     MlirType results[8];
     MlirAttribute attrs[8];
     int operand_count = desc->operand_count < 0 ? 2 : desc->operand_count;
     int result_count = desc->result_count < 0 ? 1 : desc->result_count;
-    for (int i = 0; i < operand_count; ++i)
-      operands[i] = is_arena ? memref : tensor;
-    for (int i = 0; i < result_count; ++i)
-      results[i] = is_arena ? memref_type : tensor_type;
+    for (int i = 0; i < operand_count; ++i) {
+      MlirStringRef base = irdl_value_base(definition, "irdl.operands", i);
+      bool is_memref = ref_equals(base, "!builtin.memref");
+      EXPECT(is_memref || ref_equals(base, "!builtin.tensor"), "%s: operand %d (%s) is '%.*s' in IRDL",
+             desc->name, i, desc->operand_names[desc->operand_count < 0 ? 0 : i], (int)base.length, base.data);
+      operands[i] = is_memref ? memref : tensor;
+      memref_values += is_memref;
+      tensor_values += !is_memref;
+    }
+    for (int i = 0; i < result_count; ++i) {
+      MlirStringRef base = irdl_value_base(definition, "irdl.results", i);
+      bool is_memref = ref_equals(base, "!builtin.memref");
+      EXPECT(is_memref || ref_equals(base, "!builtin.tensor"), "%s: result %d (%s) is '%.*s' in IRDL",
+             desc->name, i, desc->result_names[desc->result_count < 0 ? 0 : i], (int)base.length, base.data);
+      results[i] = is_memref ? memref_type : tensor_type;
+      memref_values += is_memref;
+      tensor_values += !is_memref;
+    }
     for (int i = 0; i < desc->attr_count; ++i)
       attrs[i] = sample_attr(context, desc->attrs[i].kind);
     MlirOperation op =
@@ -424,21 +500,60 @@ static void test_create(MlirContext context) {
       mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&yield));
       EXPECT(mlirBlockEqual(latch_map_body(op), block), "latch_map_body does not return the body");
     }
-    /* Verify the detached op, then again in place (where dominance of its operands is checked too). */
+    bool function_like = is_function_like(desc);
+    if (function_like) {
+      /* The body's block has the function type's inputs as arguments and yields, for each result, an
+       * argument of the result's type. */
+      MlirAttribute type_attr =
+          mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("function_type"));
+      MlirType type = mlirTypeAttrGetValue(type_attr);
+      EXPECT(mlirTypeIsAFunction(type) && desc->region_count == 1, "%s: not function-like", desc->name);
+      intptr_t inputs = mlirFunctionTypeGetNumInputs(type), outputs = mlirFunctionTypeGetNumResults(type);
+      MlirType arg_types[4];
+      MlirLocation arg_locs[4];
+      MlirValue yielded[4];
+      for (intptr_t i = 0; i < inputs && i < 4; ++i) {
+        arg_types[i] = mlirFunctionTypeGetInput(type, i);
+        arg_locs[i] = loc;
+      }
+      MlirBlock block = mlirBlockCreate(inputs < 4 ? inputs : 4, arg_types, arg_locs);
+      mlirRegionAppendOwnedBlock(mlirOperationGetRegion(op, 0), block);
+      for (intptr_t r = 0; r < outputs && r < 4; ++r) {
+        yielded[r] = (MlirValue){NULL};
+        for (intptr_t i = 0; i < mlirBlockGetNumArguments(block) && mlirValueIsNull(yielded[r]); ++i)
+          if (mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(block, i)), mlirFunctionTypeGetResult(type, r)))
+            yielded[r] = mlirBlockGetArgument(block, i);
+        EXPECT(!mlirValueIsNull(yielded[r]), "%s: no argument to yield as result %ld", desc->name, (long)r);
+      }
+      MlirOperationState yield = mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.yield"), loc);
+      mlirOperationStateAddOperands(&yield, outputs < 4 ? outputs : 4, yielded);
+      mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&yield));
+    }
+    /* Verify the detached op, then again in place (where dominance of its operands is checked too): a
+     * function-like op at module level after the func, like a func, any other op in the func's body. */
     bool detached_ok = mlirOperationVerify(op);
-    mlirBlockInsertOwnedOperationBefore(body, ret, op);
+    if (function_like)
+      mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), op);
+    else
+      mlirBlockInsertOwnedOperationBefore(body, ret, op);
     bool ok = detached_ok && mlirOperationVerify(op);
     EXPECT(ok, "%s created from the table does not verify", desc->name);
     verified += ok;
   }
+  for (size_t s = 0; s < 3; ++s)
+    if (!mlirModuleIsNull(irdl[s]))
+      mlirModuleDestroy(irdl[s]);
   EXPECT(mlirOperationVerify(mlirModuleGetOperation(module)), "the module of created ops does not verify");
   printf("%d of %d created ops verify\n", verified, LATCH_OP_COUNT - 1);
+  printf("operands and results per IRDL: %d tensor, %d memref\n", tensor_values, memref_values);
   mlirOperationPrint(mlirModuleGetOperation(module), print_to_stdout, NULL);
   printf("\n");
   mlirModuleDestroy(module);
   // CHECK-LABEL: == create
-  // CHECK-NEXT: 32 of 32 created ops verify
-  // CHECK: func.func @host(%[[T:.*]]: tensor<2x2xf32>, %[[M:.*]]: memref<64xi8>)
+  // CHECK-NEXT: 33 of 33 created ops verify
+  // CHECK-NEXT: operands and results per IRDL: 88 tensor, 6 memref
+  // CHECK-NEXT: module {
+  // CHECK-NEXT: func.func @host(%[[T:.*]]: tensor<2x2xf32>, %[[M:.*]]: memref<64xi8>)
   // CHECK-NEXT: "task.matmul"(%[[T]], %[[T]]) {transpose_a = true, transpose_b = true} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   // CHECK-NEXT: "task.grouped_matmul"(%[[T]], %[[T]], %[[T]]) : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   // CHECK-NEXT: "task.map"(%[[T]], %[[T]]) ({
@@ -468,15 +583,19 @@ static void test_create(MlirContext context) {
   // CHECK-NEXT: "task.attention_grad"(%[[T]], %[[T]], %[[T]], %[[T]], %[[T]]) {causal = true, scale = 5.000000e-01 : f64} : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
   // CHECK-NEXT: "task.topk_grad"(%[[T]], %[[T]]) {columns = 64 : i64} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   // CHECK-NEXT: "task.grouped_matmul_weight_grad"(%[[T]], %[[T]], %[[T]]) : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
-  // CHECK-NEXT: "interval.program"() ({
-  // CHECK-NEXT: }) {sym_name = "s"} : () -> ()
-  // CHECK-NEXT: "interval.interval"() ({
-  // CHECK-NEXT: }) {name = "s"} : () -> ()
+  // CHECK-NEXT: "interval.interval"() {name = "s"} : () -> ()
   // CHECK-NEXT: "interval.barrier"() : () -> ()
   // CHECK-NEXT: "arena.arena"() {alignment = 64 : i64, size = 64 : i64} : () -> memref<64xi8>
   // CHECK-NEXT: "arena.slot"(%[[M]]) {alignment = 64 : i64, offset = 64 : i64, size = 64 : i64} : (memref<64xi8>) -> memref<64xi8>
+  // CHECK-NEXT: "arena.bind"(%[[T]], %[[M]]) {offset = 64 : i64} : (tensor<2x2xf32>, memref<64xi8>) -> ()
   // CHECK-NEXT: "arena.view"(%[[M]]) : (memref<64xi8>) -> memref<64xi8>
   // CHECK-NEXT: return
+  // CHECK-NEXT: }
+  // CHECK-NEXT: "interval.program"() ({
+  // CHECK-NEXT: ^bb0(%[[P:.*]]: tensor<2x2xf32>):
+  // CHECK-NEXT: gpu.yield %[[P]] : tensor<2x2xf32>
+  // CHECK-NEXT: }) {function_type = (tensor<2x2xf32>) -> tensor<2x2xf32>, sym_name = "s"} : () -> ()
+  // CHECK-NEXT: }
 
   /* Counts that do not match the table give a null op; variadic counts take anything. */
   MlirValue two[2] = {tensor, tensor};
@@ -512,10 +631,12 @@ static void test_create(MlirContext context) {
 static void test_irdl_rejects(MlirContext context) {
   printf("== IRDL rejects\n");
   MlirModule module = mlirModuleCreateParse(
-      context, mlirStringRefCreateFromCString("func.func @host(%t: tensor<2x2xf32>) {\n  return\n}\n"));
+      context,
+      mlirStringRefCreateFromCString("func.func @host(%t: tensor<2x2xf32>, %m: memref<64xi8>) {\n  return\n}\n"));
   MlirBlock body = mlirRegionGetFirstBlock(
       mlirOperationGetRegion(mlirBlockGetFirstOperation(mlirModuleGetBody(module)), 0));
   MlirValue operands[2] = {mlirBlockGetArgument(body, 0), mlirBlockGetArgument(body, 0)};
+  MlirValue memref = mlirBlockGetArgument(body, 1);
   MlirType type = mlirValueGetType(operands[0]);
   MlirLocation loc = mlirLocationUnknownGet(context);
 
@@ -533,6 +654,33 @@ static void test_irdl_rejects(MlirContext context) {
   printf("matmul without attributes verifies: %d\n", mlirOperationVerify(no_attrs));
   // CHECK-NEXT: diagnostic: {{.*}}is expected but not provided
   // CHECK-NEXT: matmul without attributes verifies: 0
+
+  /* arena.bind takes a tensor, then a memref: the other way round fails; so does an interval.program
+   * whose function_type is not a type, and an interval.interval (a marker) given a region. */
+  MlirAttribute offset = latch_attr_get_int(context, 0);
+  MlirValue swapped[2] = {memref, operands[0]};
+  MlirOperation bad_bind = latch_op_create(LATCH_OP_ARENA_BIND, loc, 0, NULL, 2, swapped, &offset);
+  printf("bind of a memref to a tensor verifies: %d\n", mlirOperationVerify(bad_bind));
+  // CHECK-NEXT: diagnostic: expected base type 'builtin.tensor' but got 'builtin.memref'
+  // CHECK-NEXT: bind of a memref to a tensor verifies: 0
+  MlirAttribute strings[2] = {latch_attr_get_string(context, "p"), latch_attr_get_string(context, "() -> ()")};
+  MlirOperation bad_program = latch_op_create(LATCH_OP_INTERVAL_PROGRAM, loc, 0, NULL, 0, NULL, strings);
+  printf("program with a string function_type verifies: %d\n", mlirOperationVerify(bad_program));
+  // CHECK-NEXT: diagnostic: expected base attribute 'builtin.type' but got 'builtin.string'
+  // CHECK-NEXT: program with a string function_type verifies: 0
+  MlirOperationState marker = mlirOperationStateGet(mlirStringRefCreateFromCString("interval.interval"), loc);
+  MlirNamedAttribute name = mlirNamedAttributeGet(mlirIdentifierGet(context, mlirStringRefCreateFromCString("name")),
+                                                  latch_attr_get_string(context, "i"));
+  mlirOperationStateAddAttributes(&marker, 1, &name);
+  MlirRegion region = mlirRegionCreate();
+  mlirOperationStateAddOwnedRegions(&marker, 1, &region);
+  MlirOperation interval_with_region = mlirOperationCreate(&marker);
+  printf("interval with a region verifies: %d\n", mlirOperationVerify(interval_with_region));
+  // CHECK-NEXT: diagnostic: 'interval.interval' op unexpected number of regions: expected 0 but got 1
+  // CHECK-NEXT: interval with a region verifies: 0
+  mlirOperationDestroy(interval_with_region);
+  mlirOperationDestroy(bad_program);
+  mlirOperationDestroy(bad_bind);
 
   /* Typed accessors read missing attributes as their fallbacks. */
   MlirStringRef kind = latch_reduce_kind(no_attrs);
@@ -577,9 +725,20 @@ static void test_irdl_rejects(MlirContext context) {
 
 /* ---- 4. typed accessors on parsed ops --------------------------------------------------------- */
 
-/* Every operand is a distinct function argument, so an accessor that picks the wrong index shows. */
+/* The accessor program is an interval.program in the form latch-form-intervals and latch-plan-arena
+ * write (docs/dialects.md, "The schedule and arena contract"): a module-level, function-like op whose one
+ * block has the program's arguments; the arena and its slot come first, then the intervals, each opened
+ * by interval.interval and closed by interval.barrier, the last one ending at the gpu.yield of the
+ * program's results; arena.bind follows the op that defines the bound value. Every operand is a distinct
+ * program argument, so an accessor that picks the wrong index shows. Each op kind appears once, but
+ * interval.interval three times (the accessors read the first, "forward"). */
+#define T2 "tensor<2xf32>"
+#define T2X4 T2 ", " T2 ", " T2 ", " T2
+#define T2X52 T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " \
+  T2X4 ", " T2X4 ", " T2X4 ", " T2X4
 static const char accessor_program[] =
-    "func.func @all(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>, %arg2: tensor<2xf32>, %arg3: tensor<2xf32>,\n"
+    "\"interval.program\"() ({\n"
+    "^bb0(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>, %arg2: tensor<2xf32>, %arg3: tensor<2xf32>,\n"
     "    %arg4: tensor<2xf32>, %arg5: tensor<2xf32>, %arg6: tensor<2xf32>, %arg7: tensor<2xf32>,\n"
     "    %arg8: tensor<2xf32>, %arg9: tensor<2xf32>, %arg10: tensor<2xf32>, %arg11: tensor<2xf32>,\n"
     "    %arg12: tensor<2xf32>, %arg13: tensor<2xf32>, %arg14: tensor<2xf32>, %arg15: tensor<2xf32>,\n"
@@ -591,9 +750,15 @@ static const char accessor_program[] =
     "    %arg36: tensor<2xf32>, %arg37: tensor<2xf32>, %arg38: tensor<2xf32>, %arg39: tensor<2xf32>,\n"
     "    %arg40: tensor<2xf32>, %arg41: tensor<2xf32>, %arg42: tensor<2xf32>, %arg43: tensor<2xf32>,\n"
     "    %arg44: tensor<2xf32>, %arg45: tensor<2xf32>, %arg46: tensor<2xf32>, %arg47: tensor<2xf32>,\n"
-    "    %arg48: tensor<2xf32>, %arg49: tensor<2xf32>, %arg50: tensor<2xf32>, %arg51: tensor<2xf32>) {\n"
+    "    %arg48: tensor<2xf32>, %arg49: tensor<2xf32>, %arg50: tensor<2xf32>, %arg51: tensor<2xf32>):\n"
+    "  %18 = \"arena.arena\"() {size = 4096 : i64, alignment = 256 : i64} : () -> memref<4096xi8>\n"
+    "  %19 = \"arena.slot\"(%18) {offset = 512 : i64, size = 1024 : i64, alignment = 128 : i64}\n"
+    "      : (memref<4096xi8>) -> memref<1024xi8>\n"
+    "  %20 = \"arena.view\"(%19) : (memref<1024xi8>) -> memref<16x16xf32>\n"
+    "  \"interval.interval\"() {name = \"forward\"} : () -> ()\n"
     "  %0 = \"task.matmul\"(%arg0, %arg1) {transpose_a = true, transpose_b = false}\n"
     "      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+    "  \"arena.bind\"(%0, %19) {offset = 256 : i64} : (tensor<2xf32>, memref<1024xi8>) -> ()\n"
     "  %1 = \"task.grouped_matmul\"(%arg2, %arg3, %arg4) : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
     "  %2 = \"task.map\"(%arg0, %arg1) ({\n"
     "  ^bb0(%a: f32, %b: f32):\n"
@@ -616,21 +781,8 @@ static const char accessor_program[] =
     "  %14 = \"task.reshape\"(%arg23) : (tensor<2xf32>) -> tensor<2x1xf32>\n"
     "  %15 = \"task.transpose\"(%arg24) {perm = array<i64: 1, 0>} : (tensor<2xf32>) -> tensor<2xf32>\n"
     "  %16 = \"task.convert\"(%arg25) : (tensor<2xf32>) -> tensor<2xbf16>\n"
-    "  %17:3 = \"task.adamw\"(%arg26, %arg27, %arg28, %arg29, %arg30)\n"
-    "      {lr = 3.0e-04 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64}\n"
-    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
-    "      -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
-    "  \"interval.program\"() ({\n"
-    "    \"interval.interval\"() ({\n"
-    "      \"interval.barrier\"() : () -> ()\n"
-    "      gpu.yield\n"
-    "    }) {name = \"forward\"} : () -> ()\n"
-    "    gpu.yield\n"
-    "  }) {sym_name = \"update\"} : () -> ()\n"
-    "  %18 = \"arena.arena\"() {size = 4096 : i64, alignment = 256 : i64} : () -> memref<4096xi8>\n"
-    "  %19 = \"arena.slot\"(%18) {offset = 512 : i64, size = 1024 : i64, alignment = 128 : i64}\n"
-    "      : (memref<4096xi8>) -> memref<1024xi8>\n"
-    "  %20 = \"arena.view\"(%19) : (memref<1024xi8>) -> memref<16x16xf32>\n"
+    "  \"interval.barrier\"() : () -> ()\n"
+    "  \"interval.interval\"() {name = \"backward\"} : () -> ()\n"
     "  %21 = \"task.reduce_grad\"(%arg31, %arg32) {axis = 2 : i64, kind = \"mean\"}\n"
     "      : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
     "  %22:2 = \"task.rmsnorm_grad\"(%arg33, %arg34, %arg35) {eps = 1.0e-06 : f64}\n"
@@ -645,10 +797,18 @@ static const char accessor_program[] =
     "  %27 = \"task.topk_grad\"(%arg47, %arg48) {columns = 8 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2x8xf32>\n"
     "  %28 = \"task.grouped_matmul_weight_grad\"(%arg49, %arg50, %arg51)\n"
     "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<4x2x2xf32>\n"
-    "  return\n"
-    "}\n";
+    "  \"interval.barrier\"() : () -> ()\n"
+    "  \"interval.interval\"() {name = \"optimizer\"} : () -> ()\n"
+    "  %17:3 = \"task.adamw\"(%arg26, %arg27, %arg28, %arg29, %arg30)\n"
+    "      {lr = 3.0e-04 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+    "      -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+    "  gpu.yield %17#0, %17#1, %17#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>\n"
+    "}) {sym_name = \"update\",\n"
+    "    function_type = (" T2X52 ") -> (" T2 ", " T2 ", " T2 ")} : () -> ()\n";
 
-/* The op of `desc` in the parsed program (the program has one op of each kind). */
+/* The op of `desc` in the parsed program: its first in pre-order (only interval.interval appears more
+ * than once). */
 static MlirOperation op_of(MlirOperation root, const latch_op_desc *desc) {
   return desc ? find_op(root, desc->name) : (MlirOperation){NULL};
 }
@@ -679,6 +839,16 @@ static void test_accessors(MlirContext context) {
     return;
   MlirOperation root = mlirModuleGetOperation(module);
 
+  /* The program holds an op of every kind of the table. */
+  int present = 0;
+  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
+    const latch_op_desc *desc = latch_op_desc_get((latch_op_kind)kind);
+    bool found = !mlirOperationIsNull(op_of(root, desc));
+    EXPECT(found, "no %s in the accessor program", desc->name);
+    present += found;
+  }
+  printf("%d of %d kinds in the program\n", present, LATCH_OP_COUNT - 1);
+
   /* Operands: the value, and the accessor's name agrees with the table's operand name at its index. */
 #define X(opname, field, index)                                                                    \
   {                                                                                                \
@@ -697,6 +867,7 @@ static void test_accessors(MlirContext context) {
   LATCH_OPERAND_LIST(X)
 #undef X
   // CHECK-LABEL: == accessors
+  // CHECK-NEXT: 33 of 33 kinds in the program
   // CHECK-NEXT: task.matmul.a = %arg0
   // CHECK-NEXT: task.matmul.b = %arg1
   // CHECK-NEXT: task.grouped_matmul.x = %arg2
@@ -730,6 +901,8 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.adamw.step = %arg30
   // CHECK-NEXT: arena.slot.arena = result #0 of arena.arena
   // CHECK-NEXT: arena.view.slot = result #0 of arena.slot
+  // CHECK-NEXT: arena.bind.value = result #0 of task.matmul
+  // CHECK-NEXT: arena.bind.slot = result #0 of arena.slot
   // CHECK-NEXT: task.reduce_grad.x = %arg31
   // CHECK-NEXT: task.reduce_grad.dy = %arg32
   // CHECK-NEXT: task.rmsnorm_grad.x = %arg33
@@ -854,6 +1027,7 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: arena.slot.offset = 512
   // CHECK-NEXT: arena.slot.size = 1024
   // CHECK-NEXT: arena.slot.alignment = 128
+  // CHECK-NEXT: arena.bind.offset = 256
   // CHECK-NEXT: task.reduce_grad.axis = 2
   // CHECK-NEXT: task.reduce_grad.kind = "mean"
   // CHECK-NEXT: task.rmsnorm_grad.eps = 1e-06
@@ -871,8 +1045,28 @@ static void test_accessors(MlirContext context) {
     printf("%s%lld", i ? ", " : "", (long long)latch_transpose_perm_at(transpose, i));
   printf("]\n");
   printf("perm of a matmul: size %ld\n", (long)latch_transpose_perm_size(find_op(root, "task.matmul")));
-  MlirStringRef sym = latch_attr_string(find_op(root, "interval.program"), "sym_name");
+  MlirOperation program = find_op(root, "interval.program");
+  MlirStringRef sym = latch_attr_string(program, "sym_name");
   printf("interval.program.sym_name = \"%.*s\"\n", (int)sym.length, sym.data);
+  /* The program is function-like: a module-level op whose function_type (a type attribute, no typed
+   * accessor) matches its block's arguments and the gpu.yield that ends the block. */
+  MlirAttribute function_type =
+      mlirOperationGetAttributeByName(program, mlirStringRefCreateFromCString("function_type"));
+  bool is_type = !mlirAttributeIsNull(function_type) && mlirAttributeIsAType(function_type);
+  MlirType type = is_type ? mlirTypeAttrGetValue(function_type) : (MlirType){NULL};
+  bool is_function = is_type && mlirTypeIsAFunction(type);
+  MlirBlock program_body = mlirRegionGetFirstBlock(mlirOperationGetRegion(program, 0));
+  MlirOperation terminator = mlirBlockGetTerminator(program_body);
+  MlirStringRef parent = op_name(mlirOperationGetParentOperation(program));
+  printf("interval.program: parent %.*s, function_type %ld -> %ld, %ld block arguments, %ld regions, ends in ",
+         (int)parent.length, parent.data, is_function ? (long)mlirFunctionTypeGetNumInputs(type) : -1L,
+         is_function ? (long)mlirFunctionTypeGetNumResults(type) : -1L,
+         (long)mlirBlockGetNumArguments(program_body), (long)mlirOperationGetNumRegions(program));
+  mlirOperationPrint(terminator, print_to_stdout, NULL);
+  printf("\n");
+  MlirOperation interval = find_op(root, "interval.interval");
+  printf("interval.interval: %ld regions, parent %s\n", (long)mlirOperationGetNumRegions(interval),
+         mlirOperationEqual(mlirOperationGetParentOperation(interval), program) ? "the program" : "other");
   MlirBlock map_body = latch_map_body(find_op(root, "task.map"));
   printf("task.map body: %ld arguments, first op %s\n", (long)mlirBlockGetNumArguments(map_body),
          mlirOperationIsNull(mlirBlockGetFirstOperation(map_body)) ? "none" : "present");
@@ -881,6 +1075,8 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.transpose.perm = [1, 0]
   // CHECK-NEXT: perm of a matmul: size -1
   // CHECK-NEXT: interval.program.sym_name = "update"
+  // CHECK-NEXT: interval.program: parent builtin.module, function_type 52 -> 3, 52 block arguments, 1 regions, ends in gpu.yield %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  // CHECK-NEXT: interval.interval: 0 regions, parent the program
   // CHECK-NEXT: task.map body: 2 arguments, first op present
   // CHECK-NEXT: arith.addf
 
