@@ -1,0 +1,1056 @@
+/* latch-fuse-phases.c - phase fusion on interval.programs: fewer barrier-separated intervals computing
+ * bit for bit the same results. Three steps, each with an option to switch it off:
+ *
+ * 1. fuse-maps: a task.map or task.convert whose results are used only by task.maps and task.converts
+ *    is inlined into each of them: the consumer becomes one task.map whose body first recomputes the
+ *    producer's scalar ops (those its used results need, in the producer's order) and then its own (a
+ *    consumer convert first becomes a map whose body is the conversion: arith.extf, arith.truncf,
+ *    arith.fptosi or arith.sitofp; a producer convert is inlined the same way). The consumer's inputs
+ *    become its own, in order, with each use of the producer replaced in place by the producer's
+ *    inputs, duplicates removed. It is done only when the result stays within LATCH_MAP_MAX_INPUTS /
+ *    LATCH_MAP_MAX_OUTPUTS and FUSE_MAX_BODY_OPS, all or nothing per producer. Maps are shape-agnostic
+ *    in row-major order, so a map/convert whose only use is a task.reshape whose users are all
+ *    elementwise is first moved behind the reshape (it maps over the reshaped shape; its full-shape
+ *    input is reshaped instead, at most one new reshape, none when that input is itself a reshape of
+ *    a value of the target shape) and then fused like any other producer. Rank-0 inputs broadcast
+ *    before and after: a producer with a rank-0 result has only rank-0 inputs.
+ *
+ * 2. absorb: elementwise work next to a tile-producing task (task.matmul, task.grouped_matmul,
+ *    task.grouped_matmul_weight_grad, task.rmsnorm, task.rmsnorm_grad: the anchors) is marked to run
+ *    inside that task's tiles, in the anchor's interval with no barrier in between:
+ *      - `task.fused = "epilogue"` on a task.map/task.convert whose only input of rank > 0 is result 0
+ *        of an anchor (the value may appear at several input positions), that value having no other
+ *        user; its other inputs are rank 0 and are produced in earlier intervals. The backend must
+ *        run it inside each of the anchor's tiles on the tile's output elements, after they are final
+ *        (fp32 accumulation complete), reading its rank-0 inputs as broadcast scalars, and store its
+ *        own results at the same element indices; the anchor's result itself need not be stored. It
+ *        applies to every element of the anchor's result (also rows a grouped matmul leaves zero).
+ *      - `task.fused = "prologue"` on a task.map/task.convert with one result, all of whose uses are
+ *        operands of one anchor (matmul a, b; grouped matmul x, w; grouped matmul weight grad x, dy;
+ *        rmsnorm x, w; rmsnorm grad x, w, dy), and that is no epilogue. The backend must run it inside
+ *        each of the anchor's tiles on every element of that operand as it is loaded (reading the
+ *        prologue's own inputs at the same element index, rank-0 inputs as scalars), so the
+ *        prologue's result is never stored; an element loaded by several tiles is recomputed by each.
+ *    A fused task keeps its own `tiles` (what it would take standalone); it has no tiles of its own in
+ *    the anchor's interval. A backend that does not honour `task.fused` must not run such a task as an
+ *    independent task of its interval (its input is written in that same interval); an interpreter
+ *    that runs the tasks of an interval one after another in block order (prologues, anchor,
+ *    epilogue) is exact.
+ *
+ * 3. merge: list scheduling. Every task moves to the earliest interval after the intervals of all its
+ *    producers; an anchor with its prologues and epilogue moves as one group (the group's interval is
+ *    the earliest after every producer of any member). Empty intervals go, the rest are renumbered
+ *    from 0 and renamed `i<N>.<kind of its first task>` (`+<M>` when M more tasks share it), the tasks
+ *    of an interval in program order, a barrier between consecutive intervals. With merge=false every
+ *    task keeps its interval (a fused map takes its consumer's; absorbed tasks join their anchor's;
+ *    an epilogue is absorbed only if its other inputs come from earlier intervals than the anchor).
+ *
+ * The program gets `interval.intervals_before = N : i64` and `interval.intervals_after = M : i64`; the
+ * pass prints nothing. Stale `task.fused` marks are removed first, so the pass can run again. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/GPU.h"
+
+#include "../dialects/ops.h"
+#include "../dialects/schedule.h"
+#include "../support/ptrmap.h"
+#include "pass.h"
+
+/* A fused body holds at most this many ops (its terminator included): a producer used by several maps
+ * is recomputed by each, and chains of such fusions must not grow bodies without bound. */
+#define FUSE_MAX_BODY_OPS 256
+/* A producer is fused into at most this many consumers. */
+#define FUSE_MAX_USERS 32
+
+typedef struct fuse_options {
+  bool fuse_maps;
+  bool absorb;
+  bool merge;
+} fuse_options;
+
+static const latch_pass_option fuse_option_table[] = {
+    {"fuse-maps", LATCH_OPTION_BOOL, "true",
+     "inline task.map/task.convert producers into the task.maps that use them",
+     offsetof(fuse_options, fuse_maps)},
+    {"absorb", LATCH_OPTION_BOOL, "true",
+     "mark elementwise prologues/epilogues of matmul and norm tasks (task.fused) and place them with it",
+     offsetof(fuse_options, absorb)},
+    {"merge", LATCH_OPTION_BOOL, "true",
+     "list-schedule: every task in the earliest interval after its producers'; drop empty intervals",
+     offsetof(fuse_options, merge)},
+};
+
+static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
+
+static bool name_is(MlirOperation op, const char *name) {
+  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
+  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
+}
+
+static bool is_kind(MlirOperation op, latch_op_kind kind) { return latch_op_kind_of(op) == kind; }
+
+static bool is_elementwise(MlirOperation op) {
+  return is_kind(op, LATCH_OP_TASK_MAP) || is_kind(op, LATCH_OP_TASK_CONVERT);
+}
+
+static bool is_static_tensor(MlirType type) {
+  return mlirTypeIsARankedTensor(type) && mlirShapedTypeHasStaticShape(type);
+}
+
+static intptr_t rank_of(MlirValue value) { return mlirShapedTypeGetRank(mlirValueGetType(value)); }
+
+static MlirType element_of(MlirValue value) { return mlirShapedTypeGetElementType(mlirValueGetType(value)); }
+
+static bool same_shape(MlirType a, MlirType b) {
+  intptr_t rank = mlirShapedTypeGetRank(a);
+  if (rank != mlirShapedTypeGetRank(b))
+    return false;
+  for (intptr_t i = 0; i < rank; ++i)
+    if (mlirShapedTypeGetDimSize(a, i) != mlirShapedTypeGetDimSize(b, i))
+      return false;
+  return true;
+}
+
+static MlirType with_element(MlirType shaped, MlirType element) {
+  intptr_t rank = mlirShapedTypeGetRank(shaped);
+  int64_t shape[16];
+  for (intptr_t i = 0; i < rank && i < 16; ++i)
+    shape[i] = mlirShapedTypeGetDimSize(shaped, i);
+  return mlirRankedTensorTypeGet(rank, shape, element, mlirAttributeGetNull());
+}
+
+/* True when `value` is a result of `op`; its result number goes to *index. */
+static bool is_result_of(MlirValue value, MlirOperation op, intptr_t *index) {
+  if (!mlirValueIsAOpResult(value) || !mlirOperationEqual(mlirOpResultGetOwner(value), op))
+    return false;
+  if (index)
+    *index = mlirOpResultGetResultNumber(value);
+  return true;
+}
+
+static MlirOperation defining_op(MlirValue value) {
+  return mlirValueIsAOpResult(value) ? mlirOpResultGetOwner(value) : (MlirOperation){NULL};
+}
+
+/* Creates a generic op (arith, gpu) with one optional attribute; the caller inserts it. */
+static MlirOperation make_op(const char *name, MlirLocation loc, intptr_t result_count, const MlirType *result_types,
+                             intptr_t operand_count, const MlirValue *operands) {
+  MlirOperationState state = mlirOperationStateGet(str(name), loc);
+  mlirOperationStateAddResults(&state, result_count, result_types);
+  mlirOperationStateAddOperands(&state, operand_count, operands);
+  return mlirOperationCreate(&state);
+}
+
+/* Copies the attributes of `from` to `to`, except the map's segment sizes, `tiles` (set anew from the
+ * new op's shape) and `task.fused` (recomputed by the absorb step). */
+static void copy_attributes(MlirOperation from, MlirOperation to) {
+  static const char *const skip[] = {"operandSegmentSizes", "resultSegmentSizes", "tiles", "task.fused"};
+  for (intptr_t i = 0, n = mlirOperationGetNumAttributes(from); i < n; ++i) {
+    MlirNamedAttribute named = mlirOperationGetAttribute(from, i);
+    MlirStringRef name = mlirIdentifierStr(named.name);
+    bool skipped = false;
+    for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]) && !skipped; ++k)
+      skipped = name.length == strlen(skip[k]) && memcmp(name.data, skip[k], name.length) == 0;
+    if (!skipped)
+      mlirOperationSetAttributeByName(to, name, named.attribute);
+  }
+  mlirOperationSetAttributeByName(to, str("tiles"),
+                                  latch_attr_get_int(mlirOperationGetContext(to), latch_task_tile_count(to)));
+}
+
+/* Puts `replacement` where `old` was: inserted before it, its results taking over old's uses, `old`
+ * destroyed. */
+static void replace_op(MlirOperation old, MlirOperation replacement) {
+  MlirBlock block = mlirOperationGetBlock(old);
+  mlirBlockInsertOwnedOperationBefore(block, old, replacement);
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(old); i < n; ++i)
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(old, i), mlirOperationGetResult(replacement, i));
+  mlirOperationDestroy(old);
+}
+
+/* ---- scalar conversions -------------------------------------------------------------------------- */
+
+/* The arith op that converts one scalar of type `from` to `to` as task.convert does: "" when no op is
+ * needed (same type), NULL when there is none. */
+static const char *conversion_op(MlirType from, MlirType to) {
+  if (mlirTypeEqual(from, to))
+    return "";
+  bool from_float = mlirTypeIsAFloat(from), to_float = mlirTypeIsAFloat(to);
+  if (from_float && to_float) {
+    unsigned a = mlirFloatTypeGetWidth(from), b = mlirFloatTypeGetWidth(to);
+    return a < b ? "arith.extf" : a > b ? "arith.truncf" : NULL;
+  }
+  if (from_float && mlirTypeIsAInteger(to))
+    return "arith.fptosi";
+  if (mlirTypeIsAInteger(from) && to_float)
+    return "arith.sitofp";
+  return NULL; /* integer widths other than i32 are not task dtypes */
+}
+
+/* ---- bodies -------------------------------------------------------------------------------------- */
+
+/* A map whose body can be inlined and rebuilt: one block, one argument per input, region-free body
+ * ops, a gpu.yield with one value per output, static tensor types. Converts qualify when their
+ * conversion has an arith op. */
+static bool is_fusable_shape(MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) > LATCH_MAP_MAX_INPUTS || mlirOperationGetNumResults(op) > LATCH_MAP_MAX_OUTPUTS)
+    return false;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i)
+    if (!is_static_tensor(mlirValueGetType(mlirOperationGetOperand(op, i))))
+      return false;
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; ++i)
+    if (!is_static_tensor(mlirValueGetType(mlirOperationGetResult(op, i))))
+      return false;
+  return mlirOperationGetNumResults(op) >= 1;
+}
+
+static bool is_well_formed_elementwise(MlirOperation op) {
+  if (!is_fusable_shape(op))
+    return false;
+  if (is_kind(op, LATCH_OP_TASK_CONVERT))
+    return mlirOperationGetNumOperands(op) == 1 && mlirOperationGetNumResults(op) == 1 &&
+           conversion_op(element_of(mlirOperationGetOperand(op, 0)), element_of(mlirOperationGetResult(op, 0)));
+  if (!is_kind(op, LATCH_OP_TASK_MAP) || mlirOperationGetNumRegions(op) != 1)
+    return false;
+  MlirBlock body = latch_map_body(op);
+  if (mlirBlockIsNull(body) || !mlirBlockIsNull(mlirBlockGetNextInRegion(body)) ||
+      mlirBlockGetNumArguments(body) != mlirOperationGetNumOperands(op))
+    return false;
+  MlirOperation terminator = mlirBlockGetTerminator(body);
+  if (mlirOperationIsNull(terminator) || !name_is(terminator, "gpu.yield") ||
+      mlirOperationGetNumOperands(terminator) != mlirOperationGetNumResults(op))
+    return false;
+  for (MlirOperation inner = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(inner);
+       inner = mlirOperationGetNextInBlock(inner))
+    if (mlirOperationGetNumRegions(inner) != 0)
+      return false;
+  return true;
+}
+
+/* Ops in a map body, its terminator included (2 for a convert: the conversion and the yield). */
+static intptr_t body_op_count(MlirOperation op) {
+  if (is_kind(op, LATCH_OP_TASK_CONVERT))
+    return 2;
+  intptr_t count = 0;
+  for (MlirOperation inner = mlirBlockGetFirstOperation(latch_map_body(op)); !mlirOperationIsNull(inner);
+       inner = mlirOperationGetNextInBlock(inner))
+    count++;
+  return count;
+}
+
+/* Marks the body ops of map `producer` (terminator excluded) that the yielded values of the results
+ * flagged in `used` depend on: needed[k] for the k-th op. Returns how many, or -1 when out of memory. */
+static intptr_t mark_needed(MlirOperation producer, const bool *used, bool *needed, intptr_t op_count) {
+  MlirBlock body = latch_map_body(producer);
+  MlirOperation terminator = mlirBlockGetTerminator(body);
+  MlirOperation *ops = malloc(sizeof(*ops) * (size_t)(op_count ? op_count : 1));
+  latch_ptrmap live;
+  if (!ops || !latch_ptrmap_initialize(&live)) {
+    free(ops);
+    return -1;
+  }
+  intptr_t count = 0;
+  for (MlirOperation inner = mlirBlockGetFirstOperation(body); !mlirOperationEqual(inner, terminator);
+       inner = mlirOperationGetNextInBlock(inner))
+    ops[count++] = inner;
+  bool ok = true;
+  for (intptr_t j = 0, n = mlirOperationGetNumOperands(terminator); j < n && ok; ++j)
+    if (used[j])
+      ok = latch_ptrmap_put(&live, mlirOperationGetOperand(terminator, j).ptr, (void *)1);
+  intptr_t marked = 0;
+  for (intptr_t k = count - 1; k >= 0 && ok; --k) {
+    needed[k] = false;
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(ops[k]); r < n && !needed[k]; ++r)
+      needed[k] = latch_ptrmap_get(&live, mlirOperationGetResult(ops[k], r).ptr) != NULL;
+    if (!needed[k])
+      continue;
+    marked++;
+    for (intptr_t i = 0, n = mlirOperationGetNumOperands(ops[k]); i < n && ok; ++i)
+      ok = latch_ptrmap_put(&live, mlirOperationGetOperand(ops[k], i).ptr, (void *)1);
+  }
+  latch_ptrmap_deinitialize(&live);
+  free(ops);
+  return ok ? marked : -1;
+}
+
+static intptr_t count_body_ops(MlirOperation map) {
+  intptr_t count = 0;
+  for (MlirOperation inner = mlirBlockGetFirstOperation(latch_map_body(map)); !mlirOperationIsNull(inner);
+       inner = mlirOperationGetNextInBlock(inner))
+    count++;
+  return count;
+}
+
+/* How many body ops of `producer` (map or convert) a consumer using the results flagged in `used`
+ * needs, or -1 when out of memory. */
+static intptr_t needed_op_count(MlirOperation producer, const bool *used) {
+  if (is_kind(producer, LATCH_OP_TASK_CONVERT))
+    return 1;
+  intptr_t total = count_body_ops(producer);
+  bool *needed = calloc((size_t)(total ? total : 1), sizeof(bool));
+  if (!needed)
+    return -1;
+  intptr_t count = mark_needed(producer, used, needed, total);
+  free(needed);
+  return count;
+}
+
+/* ---- the fused input list ------------------------------------------------------------------------ */
+
+static intptr_t index_in(const MlirValue *values, intptr_t count, MlirValue value) {
+  for (intptr_t i = 0; i < count; ++i)
+    if (mlirValueEqual(values[i], value))
+      return i;
+  return -1;
+}
+
+/* The inputs of `consumer` once `producer` is inlined into it: its own inputs in order, each result of
+ * the producer replaced in place by `inputs` (the producer's inputs), duplicates dropped. Returns the
+ * count (which may exceed `capacity`: then only the first `capacity` are written). */
+static intptr_t fused_inputs(MlirOperation consumer, MlirOperation producer, const MlirValue *inputs,
+                             intptr_t input_count, MlirValue *out, intptr_t capacity) {
+  MlirValue all[2 * (LATCH_MAP_MAX_INPUTS + 1) + 64];
+  intptr_t count = 0, limit = (intptr_t)(sizeof(all) / sizeof(all[0]));
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(consumer); i < n; ++i) {
+    MlirValue operand = mlirOperationGetOperand(consumer, i);
+    if (is_result_of(operand, producer, NULL)) {
+      for (intptr_t k = 0; k < input_count; ++k)
+        if (index_in(all, count, inputs[k]) < 0 && count < limit)
+          all[count++] = inputs[k];
+    } else if (index_in(all, count, operand) < 0 && count < limit) {
+      all[count++] = operand;
+    }
+  }
+  for (intptr_t i = 0; i < count && i < capacity; ++i)
+    out[i] = all[i];
+  return count;
+}
+
+/* The distinct users of the results of `op`, all of which must be elementwise tasks of `block`
+ * (task.map, task.convert). Returns their number, or -1 when some use is anything else (a non
+ * elementwise task, the program's results) or there are more than `capacity`. */
+static intptr_t elementwise_users(MlirOperation op, MlirBlock block, MlirOperation *users, intptr_t capacity) {
+  intptr_t count = 0;
+  for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r) {
+    for (MlirOpOperand use = mlirValueGetFirstUse(mlirOperationGetResult(op, r)); !mlirOpOperandIsNull(use);
+         use = mlirOpOperandGetNextUse(use)) {
+      MlirOperation owner = mlirOpOperandGetOwner(use);
+      if (!is_elementwise(owner) || !mlirBlockEqual(mlirOperationGetBlock(owner), block))
+        return -1;
+      bool seen = false;
+      for (intptr_t k = 0; k < count && !seen; ++k)
+        seen = mlirOperationEqual(users[k], owner);
+      if (seen)
+        continue;
+      if (count == capacity)
+        return -1;
+      users[count++] = owner;
+    }
+  }
+  return count;
+}
+
+/* Whether `producer` (whose inputs are `inputs`) can be inlined into `consumer`: shapes agree, the
+ * fused map stays within the map limits and FUSE_MAX_BODY_OPS. */
+static bool can_fuse_into(MlirOperation producer, const MlirValue *inputs, intptr_t input_count,
+                          intptr_t producer_ops, MlirOperation consumer) {
+  if (!is_well_formed_elementwise(consumer))
+    return false;
+  MlirType out = mlirValueGetType(mlirOperationGetResult(consumer, 0));
+  /* Every value of rank > 0 that the fused map reads has the consumer's shape. */
+  for (intptr_t r = 0, n = mlirOperationGetNumResults(producer); r < n; ++r) {
+    MlirValue result = mlirOperationGetResult(producer, r);
+    if (rank_of(result) > 0 && !same_shape(mlirValueGetType(result), out))
+      return false;
+  }
+  for (intptr_t k = 0; k < input_count; ++k)
+    if (rank_of(inputs[k]) > 0 && !same_shape(mlirValueGetType(inputs[k]), out))
+      return false;
+  MlirValue scratch[LATCH_MAP_MAX_INPUTS];
+  if (fused_inputs(consumer, producer, inputs, input_count, scratch, LATCH_MAP_MAX_INPUTS) > LATCH_MAP_MAX_INPUTS)
+    return false;
+  if (mlirOperationGetNumResults(consumer) > LATCH_MAP_MAX_OUTPUTS)
+    return false;
+  return producer_ops + body_op_count(consumer) <= FUSE_MAX_BODY_OPS;
+}
+
+/* Which results of `producer` `consumer` reads. */
+static void used_results(MlirOperation producer, MlirOperation consumer, bool *used) {
+  for (intptr_t r = 0, n = mlirOperationGetNumResults(producer); r < n; ++r)
+    used[r] = false;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(consumer); i < n; ++i) {
+    intptr_t r;
+    if (is_result_of(mlirOperationGetOperand(consumer, i), producer, &r))
+      used[r] = true;
+  }
+}
+
+/* ---- building maps ------------------------------------------------------------------------------- */
+
+static MlirValue remap(const latch_ptrmap *map, MlirValue value) {
+  void *mapped = latch_ptrmap_get(map, value.ptr);
+  return mapped ? (MlirValue){mapped} : value; /* values from above the body stay as they are */
+}
+
+/* Appends a copy of `op` to `block`, its operands remapped; records its results in `map`. */
+static bool clone_into(MlirBlock block, MlirOperation op, latch_ptrmap *map) {
+  MlirOperation copy = mlirOperationClone(op);
+  for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n; ++k)
+    mlirOperationSetOperand(copy, k, remap(map, mlirOperationGetOperand(op, k)));
+  mlirBlockAppendOwnedOperation(block, copy);
+  for (intptr_t k = 0, n = mlirOperationGetNumResults(op); k < n; ++k)
+    if (!latch_ptrmap_put(map, mlirOperationGetResult(op, k).ptr, (void *)mlirOperationGetResult(copy, k).ptr))
+      return false;
+  return true;
+}
+
+/* A detached task.map over `inputs` with the result types of `like`, its body one empty block with an
+ * argument per input. */
+static MlirOperation new_map(MlirOperation like, intptr_t input_count, const MlirValue *inputs, MlirBlock *out_body) {
+  MlirType result_types[LATCH_MAP_MAX_OUTPUTS];
+  intptr_t result_count = mlirOperationGetNumResults(like);
+  for (intptr_t r = 0; r < result_count && r < LATCH_MAP_MAX_OUTPUTS; ++r)
+    result_types[r] = mlirValueGetType(mlirOperationGetResult(like, r));
+  MlirLocation loc = mlirOperationGetLocation(like);
+  MlirOperation map = latch_op_create(LATCH_OP_TASK_MAP, loc, result_count, result_types, input_count, inputs, NULL);
+  if (mlirOperationIsNull(map))
+    return map;
+  MlirType arg_types[LATCH_MAP_MAX_INPUTS];
+  MlirLocation arg_locs[LATCH_MAP_MAX_INPUTS];
+  for (intptr_t i = 0; i < input_count; ++i) {
+    arg_types[i] = element_of(inputs[i]);
+    arg_locs[i] = loc;
+  }
+  *out_body = mlirBlockCreate(input_count, arg_types, arg_locs);
+  mlirRegionAppendOwnedBlock(mlirOperationGetRegion(map, 0), *out_body);
+  return map;
+}
+
+/* Replaces a task.convert by the equivalent task.map (body: the conversion) and returns the map. */
+static MlirOperation convert_to_map(MlirOperation convert) {
+  MlirValue x = mlirOperationGetOperand(convert, 0);
+  MlirBlock body;
+  MlirOperation map = new_map(convert, 1, &x, &body);
+  if (mlirOperationIsNull(map))
+    return map;
+  MlirLocation loc = mlirOperationGetLocation(convert);
+  MlirType to = element_of(mlirOperationGetResult(convert, 0));
+  MlirValue value = mlirBlockGetArgument(body, 0);
+  const char *name = conversion_op(element_of(x), to);
+  if (name && name[0]) {
+    MlirOperation cast = make_op(name, loc, 1, &to, 1, &value);
+    mlirBlockAppendOwnedOperation(body, cast);
+    value = mlirOperationGetResult(cast, 0);
+  }
+  mlirBlockAppendOwnedOperation(body, make_op("gpu.yield", loc, 0, NULL, 1, &value));
+  copy_attributes(convert, map);
+  replace_op(convert, map);
+  return map;
+}
+
+/* Rebuilds map `consumer` with map `producer` inlined (see the file comment) and returns the new map,
+ * which has taken the consumer's place; a null op when out of memory. */
+static MlirOperation inline_producer(MlirOperation producer, MlirOperation consumer) {
+  intptr_t producer_inputs = mlirOperationGetNumOperands(producer);
+  MlirValue inputs[LATCH_MAP_MAX_INPUTS];
+  for (intptr_t k = 0; k < producer_inputs; ++k)
+    inputs[k] = mlirOperationGetOperand(producer, k);
+  MlirValue fused[LATCH_MAP_MAX_INPUTS];
+  intptr_t count = fused_inputs(consumer, producer, inputs, producer_inputs, fused, LATCH_MAP_MAX_INPUTS);
+  MlirBlock body;
+  MlirOperation map = new_map(consumer, count, fused, &body);
+  if (mlirOperationIsNull(map))
+    return map;
+
+  bool used[LATCH_MAP_MAX_OUTPUTS];
+  used_results(producer, consumer, used);
+  MlirBlock producer_body = latch_map_body(producer);
+  MlirOperation producer_yield = mlirBlockGetTerminator(producer_body);
+  intptr_t total = count_body_ops(producer);
+  bool *needed = calloc((size_t)(total ? total : 1), sizeof(bool));
+  latch_ptrmap values;
+  bool ok = needed && latch_ptrmap_initialize(&values);
+  if (!ok) {
+    free(needed);
+    mlirOperationDestroy(map);
+    return (MlirOperation){NULL};
+  }
+  ok = mark_needed(producer, used, needed, total) >= 0;
+  /* The producer's arguments are the fused map's arguments for its inputs. */
+  for (intptr_t k = 0; k < producer_inputs && ok; ++k)
+    ok = latch_ptrmap_put(&values, mlirBlockGetArgument(producer_body, k).ptr,
+                          (void *)mlirBlockGetArgument(body, index_in(fused, count, inputs[k])).ptr);
+  intptr_t position = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(producer_body); ok && !mlirOperationEqual(op, producer_yield);
+       op = mlirOperationGetNextInBlock(op), ++position)
+    if (needed[position])
+      ok = clone_into(body, op, &values);
+  /* The consumer's arguments: its own inputs, or the producer's yielded values. */
+  MlirBlock consumer_body = latch_map_body(consumer);
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(consumer); i < n && ok; ++i) {
+    MlirValue operand = mlirOperationGetOperand(consumer, i);
+    intptr_t r;
+    MlirValue value = is_result_of(operand, producer, &r)
+                          ? remap(&values, mlirOperationGetOperand(producer_yield, r))
+                          : mlirBlockGetArgument(body, index_in(fused, count, operand));
+    ok = latch_ptrmap_put(&values, mlirBlockGetArgument(consumer_body, i).ptr, (void *)value.ptr);
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(consumer_body); ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    ok = clone_into(body, op, &values);
+  latch_ptrmap_deinitialize(&values);
+  free(needed);
+  if (!ok) {
+    mlirOperationDestroy(map);
+    return (MlirOperation){NULL};
+  }
+  copy_attributes(consumer, map);
+  replace_op(consumer, map);
+  return map;
+}
+
+/* ---- step 1: fuse maps ---------------------------------------------------------------------------- */
+
+typedef struct fuser {
+  MlirBlock block;
+  bool failed; /* out of memory */
+} fuser;
+
+/* Inlines `producer` into every user if all of them can take it. Returns true when it did (the
+ * producer is then gone). */
+static bool fuse_producer(fuser *f, MlirOperation producer) {
+  if (!is_well_formed_elementwise(producer))
+    return false;
+  MlirOperation users[FUSE_MAX_USERS];
+  intptr_t user_count = elementwise_users(producer, f->block, users, FUSE_MAX_USERS);
+  if (user_count <= 0)
+    return false;
+  intptr_t input_count = mlirOperationGetNumOperands(producer);
+  if (input_count > LATCH_MAP_MAX_INPUTS)
+    return false;
+  MlirValue inputs[LATCH_MAP_MAX_INPUTS];
+  for (intptr_t k = 0; k < input_count; ++k)
+    inputs[k] = mlirOperationGetOperand(producer, k);
+  for (intptr_t u = 0; u < user_count; ++u) {
+    bool used[LATCH_MAP_MAX_OUTPUTS];
+    used_results(producer, users[u], used);
+    intptr_t needed = needed_op_count(producer, used);
+    if (needed < 0) {
+      f->failed = true;
+      return false;
+    }
+    if (!can_fuse_into(producer, inputs, input_count, needed, users[u]))
+      return false;
+  }
+  if (is_kind(producer, LATCH_OP_TASK_CONVERT)) {
+    producer = convert_to_map(producer);
+    if (mlirOperationIsNull(producer)) {
+      f->failed = true;
+      return false;
+    }
+  }
+  for (intptr_t u = 0; u < user_count; ++u) {
+    MlirOperation consumer = users[u];
+    if (is_kind(consumer, LATCH_OP_TASK_CONVERT))
+      consumer = convert_to_map(consumer);
+    if (mlirOperationIsNull(consumer) || mlirOperationIsNull(inline_producer(producer, consumer))) {
+      f->failed = true;
+      return false;
+    }
+  }
+  mlirOperationDestroy(producer);
+  return true;
+}
+
+/* A map/convert whose only use is a task.reshape whose users are all elementwise moves behind the
+ * reshape: `y = reshape(map(x, s))` becomes `map(reshape(x), s)` (s rank 0), with at most one new
+ * reshape (none when x is itself a reshape of a value of y's shape), and only when the moved map can
+ * then be fused into every user of the reshape. Returns true when it did. */
+static bool move_behind_reshape(fuser *f, MlirOperation producer) {
+  if (!is_well_formed_elementwise(producer) || mlirOperationGetNumResults(producer) != 1)
+    return false;
+  MlirValue result = mlirOperationGetResult(producer, 0);
+  MlirOpOperand use = mlirValueGetFirstUse(result);
+  if (mlirOpOperandIsNull(use) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)))
+    return false;
+  MlirOperation reshape = mlirOpOperandGetOwner(use);
+  if (!is_kind(reshape, LATCH_OP_TASK_RESHAPE) || mlirOperationGetNumResults(reshape) != 1 ||
+      !mlirBlockEqual(mlirOperationGetBlock(reshape), f->block))
+    return false;
+  MlirValue reshaped = mlirOperationGetResult(reshape, 0);
+  MlirType target = mlirValueGetType(reshaped);
+  if (!is_static_tensor(target) || !mlirTypeEqual(element_of(reshaped), element_of(result)) || rank_of(result) == 0)
+    return false;
+  MlirOperation users[FUSE_MAX_USERS];
+  intptr_t user_count = elementwise_users(reshape, f->block, users, FUSE_MAX_USERS);
+  if (user_count <= 0)
+    return false;
+
+  /* The moved producer's inputs: rank-0 inputs as they are, the others reshaped to the target. */
+  intptr_t input_count = mlirOperationGetNumOperands(producer);
+  MlirValue inputs[LATCH_MAP_MAX_INPUTS];
+  intptr_t fresh = -1; /* the input that needs a new reshape */
+  for (intptr_t k = 0; k < input_count; ++k) {
+    MlirValue input = mlirOperationGetOperand(producer, k);
+    inputs[k] = input;
+    if (rank_of(input) == 0)
+      continue;
+    if (!same_shape(mlirValueGetType(input), mlirValueGetType(result)))
+      return false;
+    MlirOperation def = defining_op(input);
+    if (!mlirOperationIsNull(def) && is_kind(def, LATCH_OP_TASK_RESHAPE) &&
+        mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(def, 0)), with_element(target, element_of(input)))) {
+      inputs[k] = mlirOperationGetOperand(def, 0);
+      continue;
+    }
+    intptr_t earlier = -1;
+    for (intptr_t j = 0; j < k && earlier < 0; ++j)
+      if (mlirValueEqual(mlirOperationGetOperand(producer, j), input))
+        earlier = j;
+    if (earlier >= 0) {
+      inputs[k] = inputs[earlier];
+      continue;
+    }
+    if (fresh >= 0)
+      return false; /* more than one new reshape would not pay */
+    fresh = k;
+  }
+  /* Check the later fusion on the reshape's users: the moved producer reads `inputs` (a new reshape
+   * has the target type; `reshaped` stands in for it, it is not among the users' inputs). */
+  MlirValue check[LATCH_MAP_MAX_INPUTS];
+  for (intptr_t k = 0; k < input_count; ++k)
+    check[k] = k == fresh ? reshaped : inputs[k];
+  bool all_used = true;
+  intptr_t needed = needed_op_count(producer, &all_used);
+  if (needed < 0) {
+    f->failed = true;
+    return false;
+  }
+  for (intptr_t u = 0; u < user_count; ++u) {
+    /* fused_inputs() replaces the reshape's result by check[]; with `reshaped` in check[] the count
+     * is the same as with the new reshape's result. */
+    if (!can_fuse_into(reshape, check, input_count, needed, users[u]))
+      return false;
+  }
+
+  MlirContext context = mlirOperationGetContext(producer);
+  if (fresh >= 0) {
+    MlirValue x = inputs[fresh];
+    MlirType type = with_element(target, element_of(x));
+    MlirOperation view = latch_op_create(LATCH_OP_TASK_RESHAPE, mlirOperationGetLocation(producer), 1, &type, 1, &x, NULL);
+    if (mlirOperationIsNull(view)) {
+      f->failed = true;
+      return false;
+    }
+    mlirBlockInsertOwnedOperationBefore(f->block, producer, view);
+    mlirOperationSetAttributeByName(view, str("tiles"), latch_attr_get_int(context, latch_task_tile_count(view)));
+    for (intptr_t k = 0; k < input_count; ++k)
+      if (mlirValueEqual(inputs[k], x))
+        inputs[k] = mlirOperationGetResult(view, 0);
+  }
+  MlirType result_type = target;
+  MlirOperation moved;
+  if (is_kind(producer, LATCH_OP_TASK_CONVERT)) {
+    moved = latch_op_create(LATCH_OP_TASK_CONVERT, mlirOperationGetLocation(producer), 1, &result_type, 1, inputs, NULL);
+  } else {
+    moved = latch_op_create(LATCH_OP_TASK_MAP, mlirOperationGetLocation(producer), 1, &result_type, input_count,
+                            inputs, NULL);
+    if (!mlirOperationIsNull(moved))
+      mlirRegionTakeBody(mlirOperationGetRegion(moved, 0), mlirOperationGetRegion(producer, 0));
+  }
+  if (mlirOperationIsNull(moved)) {
+    f->failed = true;
+    return false;
+  }
+  copy_attributes(producer, moved);
+  replace_op(reshape, moved);
+  mlirOperationDestroy(producer);
+  (void)context;
+  return true;
+}
+
+/* Sweeps the block until nothing more fuses. */
+static bool fuse_maps(MlirBlock block) {
+  fuser f = {block, false};
+  bool changed = true;
+  while (changed && !f.failed) {
+    changed = false;
+    MlirOperation previous = {NULL};
+    for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op) && !f.failed;) {
+      if (is_elementwise(op) && (fuse_producer(&f, op) || move_behind_reshape(&f, op))) {
+        /* `op` is gone; its users (later in the block) were replaced in place. */
+        changed = true;
+        op = mlirOperationIsNull(previous) ? mlirBlockGetFirstOperation(block) : mlirOperationGetNextInBlock(previous);
+        continue;
+      }
+      previous = op;
+      op = mlirOperationGetNextInBlock(op);
+    }
+  }
+  return !f.failed;
+}
+
+/* ---- step 2: absorb ------------------------------------------------------------------------------- */
+
+enum { ROLE_NONE, ROLE_PROLOGUE, ROLE_EPILOGUE };
+
+/* Anchors: tasks whose tiles produce final output elements of result 0, and the operands a prologue
+ * may feed (a bit per operand position). */
+static bool anchor_kind(MlirOperation op, unsigned *prologue_operands) {
+  switch (latch_op_kind_of(op)) {
+  case LATCH_OP_TASK_MATMUL: *prologue_operands = 0x3; return true;                 /* a, b */
+  case LATCH_OP_TASK_GROUPED_MATMUL: *prologue_operands = 0x3; return true;         /* x, w */
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: *prologue_operands = 0x3; return true; /* x, dy */
+  case LATCH_OP_TASK_RMSNORM: *prologue_operands = 0x3; return true;                /* x, w */
+  case LATCH_OP_TASK_RMSNORM_GRAD: *prologue_operands = 0x7; return true;           /* x, w, dy */
+  default: return false;
+  }
+}
+
+typedef struct placement {
+  latch_schedule schedule;
+  int *role;     /* per schedule index */
+  long *group;   /* per schedule index: the index of its anchor when absorbed, else itself */
+  int *interval; /* per schedule index: the final interval (tasks only) */
+} placement;
+
+static long index_of_value(const placement *p, MlirValue value) {
+  MlirOperation def = defining_op(value);
+  return mlirOperationIsNull(def) ? -1 : latch_schedule_index_of(&p->schedule, def);
+}
+
+/* The anchor whose result 0 `op` is an epilogue of, or -1. */
+static long epilogue_anchor(const placement *p, MlirOperation op, bool check_intervals) {
+  if (!is_fusable_shape(op))
+    return -1;
+  MlirValue full = {NULL};
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+    MlirValue input = mlirOperationGetOperand(op, i);
+    if (rank_of(input) == 0)
+      continue;
+    if (!mlirValueIsNull(full) && !mlirValueEqual(full, input))
+      return -1; /* a second input of rank > 0 */
+    full = input;
+  }
+  if (mlirValueIsNull(full))
+    return -1;
+  MlirOperation anchor = defining_op(full);
+  unsigned unused;
+  if (mlirOperationIsNull(anchor) || !anchor_kind(anchor, &unused) || !is_result_of(full, anchor, NULL) ||
+      mlirOpResultGetResultNumber(full) != 0)
+    return -1;
+  for (MlirOpOperand use = mlirValueGetFirstUse(full); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    if (!mlirOperationEqual(mlirOpOperandGetOwner(use), op))
+      return -1;
+  for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
+    if (!same_shape(mlirValueGetType(mlirOperationGetResult(op, r)), mlirValueGetType(full)))
+      return -1;
+  long a = latch_schedule_index_of(&p->schedule, anchor);
+  if (a < 0 || p->group[a] != a)
+    return -1;
+  if (check_intervals) /* merge=false: the other inputs must be ready before the anchor's interval */
+    for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+      MlirValue input = mlirOperationGetOperand(op, i);
+      if (!mlirValueEqual(input, full) && latch_schedule_interval_of(&p->schedule, input) >= p->schedule.interval[a])
+        return -1;
+    }
+  return a;
+}
+
+/* The anchor that `op` is a prologue of, or -1. */
+static long prologue_anchor(const placement *p, MlirOperation op) {
+  if (!is_fusable_shape(op) || mlirOperationGetNumResults(op) != 1)
+    return -1;
+  MlirOperation anchor = {NULL};
+  unsigned allowed = 0;
+  MlirValue result = mlirOperationGetResult(op, 0);
+  for (MlirOpOperand use = mlirValueGetFirstUse(result); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation owner = mlirOpOperandGetOwner(use);
+    if (mlirOperationIsNull(anchor)) {
+      anchor = owner;
+      if (!anchor_kind(anchor, &allowed))
+        return -1;
+    } else if (!mlirOperationEqual(anchor, owner)) {
+      return -1;
+    }
+    unsigned position = mlirOpOperandGetOperandNumber(use);
+    if (position >= 8 || !(allowed & (1u << position)))
+      return -1;
+  }
+  if (mlirOperationIsNull(anchor))
+    return -1;
+  long a = latch_schedule_index_of(&p->schedule, anchor);
+  return a >= 0 && p->group[a] == a ? a : -1;
+}
+
+static void absorb(placement *p, bool check_intervals) {
+  MlirContext context = mlirOperationGetContext(p->schedule.program);
+  for (size_t i = 0; i < p->schedule.count; ++i) {
+    MlirOperation op = p->schedule.ops[i];
+    if (!is_elementwise(op) || p->schedule.interval[i] < 0)
+      continue;
+    long anchor = epilogue_anchor(p, op, check_intervals);
+    int role = ROLE_EPILOGUE;
+    if (anchor < 0) {
+      anchor = prologue_anchor(p, op);
+      role = ROLE_PROLOGUE;
+    }
+    if (anchor < 0)
+      continue;
+    p->role[i] = role;
+    p->group[i] = anchor;
+    mlirOperationSetAttributeByName(op, str("task.fused"),
+                                    latch_attr_get_string(context, role == ROLE_EPILOGUE ? "epilogue" : "prologue"));
+  }
+}
+
+/* ---- step 3: place and re-emit -------------------------------------------------------------------- */
+
+static void fail(MlirOperation op, const char *message) {
+  char text[256];
+  snprintf(text, sizeof(text), "latch-fuse-phases: %s", message);
+  mlirEmitError(mlirOperationGetLocation(op), text);
+}
+
+/* merge=true: every group in the earliest interval after all its members' producers. */
+static bool place_asap(placement *p) {
+  size_t count = p->schedule.count;
+  int *level = calloc(count ? count : 1, sizeof(int));
+  int *pending = calloc(count ? count : 1, sizeof(int));
+  if (!level || !pending) {
+    free(level);
+    free(pending);
+    fail(p->schedule.program, "out of memory");
+    return false;
+  }
+  for (size_t i = 0; i < count; ++i)
+    if (latch_op_is_task(p->schedule.ops[i]))
+      pending[p->group[i]]++;
+  bool ok = true;
+  for (size_t i = 0; i < count && ok; ++i) {
+    MlirOperation op = p->schedule.ops[i];
+    if (!latch_op_is_task(op))
+      continue;
+    long g = p->group[i];
+    for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n && ok; ++k) {
+      long d = index_of_value(p, mlirOperationGetOperand(op, k));
+      if (d < 0 || !latch_op_is_task(p->schedule.ops[d]) || p->group[d] == g)
+        continue;
+      if (pending[p->group[d]] > 0) { /* a group whose members are not all visited: cannot happen */
+        fail(op, "internal error: a task uses a fused group before the group is complete");
+        ok = false;
+      } else if (level[p->group[d]] + 1 > level[g]) {
+        level[g] = level[p->group[d]] + 1;
+      }
+    }
+    pending[g]--;
+  }
+  for (size_t i = 0; i < count; ++i)
+    p->interval[i] = level[p->group[i]];
+  free(level);
+  free(pending);
+  return ok;
+}
+
+/* merge=false: every task keeps its interval; absorbed tasks join their anchor's. */
+static void place_kept(placement *p) {
+  for (size_t i = 0; i < p->schedule.count; ++i)
+    p->interval[i] = p->schedule.interval[p->group[i]];
+}
+
+/* Checks that every task's producers are in earlier intervals (or in its own group). */
+static bool check_order(const placement *p) {
+  for (size_t i = 0; i < p->schedule.count; ++i) {
+    MlirOperation op = p->schedule.ops[i];
+    if (!latch_op_is_task(op))
+      continue;
+    for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n; ++k) {
+      long d = index_of_value(p, mlirOperationGetOperand(op, k));
+      if (d < 0 || !latch_op_is_task(p->schedule.ops[d]))
+        continue;
+      bool same_group = p->group[d] == p->group[(long)i];
+      if (same_group ? (size_t)d >= i : p->interval[d] >= p->interval[i]) {
+        fail(op, "internal error: a task would run no later than one of its producers");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+static MlirOperation make_marker(MlirContext context, MlirLocation loc, const char *name) {
+  MlirAttribute attr = latch_attr_get_string(context, name);
+  return latch_op_create(LATCH_OP_INTERVAL_INTERVAL, loc, 0, NULL, 0, NULL, &attr);
+}
+
+/* Rewrites the block: constants, then the intervals in order, each task at its place. Returns the
+ * number of intervals. */
+static int emit_intervals(placement *p) {
+  MlirBlock block = p->schedule.body;
+  MlirContext context = mlirOperationGetContext(p->schedule.program);
+  size_t count = p->schedule.count;
+  /* Markers and barriers go; they are made anew. */
+  for (MlirOperation op = mlirBlockGetFirstOperation(block), next; !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    if (name_is(op, "interval.interval") || name_is(op, "interval.barrier"))
+      mlirOperationDestroy(op);
+  }
+  MlirOperation yield = mlirBlockGetTerminator(block);
+  /* Renumber the used intervals densely, in order. */
+  int max = -1;
+  for (size_t i = 0; i < count; ++i)
+    if (latch_op_is_task(p->schedule.ops[i]) && p->interval[i] > max)
+      max = p->interval[i];
+  int *dense = malloc(sizeof(int) * (size_t)(max + 2));
+  size_t *order = malloc(sizeof(size_t) * (count ? count : 1));
+  if (!dense || !order) {
+    free(dense);
+    free(order);
+    fail(p->schedule.program, "out of memory");
+    return -1;
+  }
+  for (int k = 0; k <= max; ++k)
+    dense[k] = -1;
+  for (size_t i = 0; i < count; ++i)
+    if (latch_op_is_task(p->schedule.ops[i]))
+      dense[p->interval[i]] = 0;
+  int intervals = 0;
+  for (int k = 0; k <= max; ++k)
+    if (dense[k] == 0)
+      dense[k] = intervals++;
+  /* Tasks by (interval, program order): a stable counting sort. */
+  size_t filled = 0;
+  for (int k = 0; k < intervals; ++k)
+    for (size_t i = 0; i < count; ++i)
+      if (latch_op_is_task(p->schedule.ops[i]) && dense[p->interval[i]] == k)
+        order[filled++] = i;
+  size_t at = 0;
+  for (int k = 0; k < intervals; ++k) {
+    size_t first = at;
+    while (at < filled && dense[p->interval[order[at]]] == k)
+      at++;
+    MlirOperation head = p->schedule.ops[order[first]];
+    MlirStringRef kind = mlirIdentifierStr(mlirOperationGetName(head));
+    char name[128];
+    if (at - first > 1)
+      snprintf(name, sizeof(name), "i%d.%.*s+%zu", k, (int)(kind.length - 5), kind.data + 5, at - first - 1);
+    else
+      snprintf(name, sizeof(name), "i%d.%.*s", k, (int)(kind.length - 5), kind.data + 5);
+    MlirLocation loc = mlirOperationGetLocation(head);
+    if (k > 0)
+      mlirBlockInsertOwnedOperationBefore(block, yield,
+                                          latch_op_create(LATCH_OP_INTERVAL_BARRIER, loc, 0, NULL, 0, NULL, NULL));
+    mlirBlockInsertOwnedOperationBefore(block, yield, make_marker(context, loc, name));
+    for (size_t j = first; j < at; ++j)
+      mlirOperationMoveBefore(p->schedule.ops[order[j]], yield);
+  }
+  free(dense);
+  free(order);
+  return intervals;
+}
+
+/* ---- the pass ------------------------------------------------------------------------------------- */
+
+static bool read_schedule(latch_schedule *schedule, MlirOperation program) {
+  if (!latch_schedule_initialize(schedule, program))
+    return false;
+  for (size_t i = 0; i < schedule->count; ++i) {
+    MlirOperation op = schedule->ops[i];
+    if (latch_op_is_task(op) || (schedule->interval[i] < 0 && name_is(op, "arith.constant")))
+      continue;
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    char message[200];
+    snprintf(message, sizeof(message), "'%.*s' cannot be rescheduled (only constants before the first interval and tasks)",
+             (int)name.length, name.data);
+    fail(op, message);
+    latch_schedule_deinitialize(schedule);
+    return false;
+  }
+  return true;
+}
+
+static MlirLogicalResult fuse_program(MlirOperation program, const fuse_options *options) {
+  MlirContext context = mlirOperationGetContext(program);
+  MlirRegion region = mlirOperationGetRegion(program, 0);
+  MlirBlock block = mlirRegionGetFirstBlock(region);
+  if (mlirBlockIsNull(block) || !mlirBlockIsNull(mlirBlockGetNextInRegion(block)) ||
+      mlirOperationIsNull(mlirBlockGetTerminator(block)) || !name_is(mlirBlockGetTerminator(block), "gpu.yield")) {
+    fail(program, "an interval.program must have one block ending in gpu.yield");
+    return mlirLogicalResultFailure();
+  }
+  latch_schedule before;
+  if (!read_schedule(&before, program))
+    return mlirLogicalResultFailure();
+  int intervals_before = before.interval_count;
+  for (size_t i = 0; i < before.count; ++i)
+    mlirOperationRemoveAttributeByName(before.ops[i], str("task.fused"));
+  latch_schedule_deinitialize(&before);
+
+  if (options->fuse_maps && !fuse_maps(block)) {
+    fail(program, "out of memory");
+    return mlirLogicalResultFailure();
+  }
+
+  placement p;
+  memset(&p, 0, sizeof(p));
+  if (!read_schedule(&p.schedule, program))
+    return mlirLogicalResultFailure();
+  size_t count = p.schedule.count ? p.schedule.count : 1;
+  p.role = calloc(count, sizeof(int));
+  p.group = calloc(count, sizeof(long));
+  p.interval = calloc(count, sizeof(int));
+  bool ok = p.role && p.group && p.interval;
+  if (!ok)
+    fail(program, "out of memory");
+  for (size_t i = 0; ok && i < p.schedule.count; ++i)
+    p.group[i] = (long)i;
+  if (ok && options->absorb)
+    absorb(&p, !options->merge);
+  if (ok) {
+    if (options->merge)
+      ok = place_asap(&p);
+    else
+      place_kept(&p);
+  }
+  ok = ok && check_order(&p);
+  int intervals_after = ok ? emit_intervals(&p) : -1;
+  latch_schedule_deinitialize(&p.schedule);
+  free(p.role);
+  free(p.group);
+  free(p.interval);
+  if (intervals_after < 0)
+    return mlirLogicalResultFailure();
+  mlirOperationSetAttributeByName(program, str("interval.intervals_before"), latch_attr_get_int(context, intervals_before));
+  mlirOperationSetAttributeByName(program, str("interval.intervals_after"), latch_attr_get_int(context, intervals_after));
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult run(MlirOperation module, const void *raw_options) {
+  const fuse_options *options = raw_options;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (is_kind(op, LATCH_OP_INTERVAL_PROGRAM) && mlirLogicalResultIsFailure(fuse_program(op, options)))
+      return mlirLogicalResultFailure();
+  return mlirLogicalResultSuccess();
+}
+
+static const latch_dialect_handle_getter fuse_dialects[] = {mlirGetDialectHandle__arith__, mlirGetDialectHandle__gpu__};
+
+const latch_pass_info latch_fuse_phases_pass = {
+    .name = "latch-fuse-phases",
+    .summary = "Phase fusion on interval.programs: fuse map chains, absorb prologues/epilogues, merge intervals",
+    .anchor = "builtin.module",
+    .options = fuse_option_table,
+    .option_count = sizeof(fuse_option_table) / sizeof(fuse_option_table[0]),
+    .options_size = sizeof(fuse_options),
+    .dependent_dialects = fuse_dialects,
+    .dependent_dialect_count = sizeof(fuse_dialects) / sizeof(fuse_dialects[0]),
+    .run = run,
+};
