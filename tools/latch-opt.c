@@ -14,6 +14,7 @@
 #include "../passes/pass.h"
 #include "../support/diagnostics.h"
 #include "../support/source.h"
+#include "emit.h"
 
 static const char usage[] =
     "usage: latch-opt [options] [INPUT.mlir | -]\n"
@@ -27,6 +28,9 @@ static const char usage[] =
     "  --list-passes                          list Latch passes, named pipelines and upstream passes\n"
     "  --stats=FILE.json                      time each top-level pipeline element and write the counts of\n"
     "                                         the result (tasks, intervals, arena bytes and lower bound)\n"
+    "  --emit=ptx|llvm                        after the pipeline, lower gpu.module @latch and write PTX (sm_90)\n"
+    "                                         or optimised LLVM IR to the -o FILE, and its manifest to\n"
+    "                                         FILE.manifest.json (docs/device-abi.md)\n"
     "  --help                                 show this text\n";
 
 typedef struct options {
@@ -38,6 +42,8 @@ typedef struct options {
   bool verify_each;
   bool list_passes;
   const char *stats; /* --stats=FILE.json, or NULL */
+  bool emit;         /* --emit=ptx|llvm */
+  latch_emit_format emit_format;
 } options;
 
 /* What --stats records: each top-level pipeline element with its wall time. */
@@ -124,6 +130,13 @@ static int parse_arguments(int argc, char **argv, options *out) {
       out->list_passes = true;
     } else if (strncmp(arg, "--stats=", 8) == 0 && arg[8] != '\0') {
       out->stats = arg + 8;
+    } else if (strncmp(arg, "--emit=", 7) == 0) {
+      if (strcmp(arg + 7, "ptx") != 0 && strcmp(arg + 7, "llvm") != 0) {
+        fprintf(stderr, "latch-opt: error: --emit takes ptx or llvm, not '%s'\n", arg + 7);
+        return 1;
+      }
+      out->emit = true;
+      out->emit_format = arg[7] == 'p' ? LATCH_EMIT_PTX : LATCH_EMIT_LLVM;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       fprintf(stderr, "latch-opt: error: unknown option '%s' (see --help)\n", arg);
       return 1;
@@ -142,6 +155,11 @@ static int parse_arguments(int argc, char **argv, options *out) {
   }
   if (out->output && strcmp(out->output, "-") == 0)
     out->output = NULL; /* stdout */
+  if (out->emit && (!out->output || out->split_input_file)) {
+    fprintf(stderr, "latch-opt: error: --emit writes FILE and FILE.manifest.json: it needs -o FILE and one input "
+                    "(no --split-input-file)\n");
+    return 1;
+  }
   return 0;
 }
 
@@ -254,6 +272,32 @@ static bool write_stats(const char *path, const pipeline_stats *stats, MlirOpera
   return ok;
 }
 
+/* --emit: the code of gpu.module @latch to `output` (the -o FILE) and its manifest to FILE.manifest.json.
+ * Errors in the IR are reported through the diagnostics. */
+static bool emit(const options *opts, MlirOperation top, FILE *output) {
+  latch_emit_output result;
+  if (!latch_emit(top, opts->emit_format, &result))
+    return false;
+  fwrite(result.code, 1, result.code_length, output);
+  char path[4096];
+  bool ok = snprintf(path, sizeof(path), "%s.manifest.json", opts->output) < (int)sizeof(path);
+  FILE *file = ok ? fopen(path, "w") : NULL;
+  if (!file) {
+    fprintf(stderr, "latch-opt: error: cannot write '%s.manifest.json': %s\n", opts->output,
+            ok ? strerror(errno) : "name too long");
+    latch_emit_output_deinitialize(&result);
+    return false;
+  }
+  fwrite(result.manifest, 1, result.manifest_length, file);
+  ok = !ferror(file);
+  if (fclose(file) != 0)
+    ok = false;
+  if (!ok)
+    fprintf(stderr, "latch-opt: error: cannot write '%s'\n", path);
+  latch_emit_output_deinitialize(&result);
+  return ok;
+}
+
 /* Parses, transforms and prints one input (`line_offset` lines into the file); returns false when
  * anything reported an error. */
 static bool process(MlirContext context, const options *opts, MlirOpPrintingFlags flags,
@@ -274,7 +318,9 @@ static bool process(MlirContext context, const options *opts, MlirOpPrintingFlag
       mlirEmitError(mlirOperationGetLocation(top), "the pass pipeline failed without a diagnostic");
     if (ok && opts->stats)
       ok = write_stats(opts->stats, &stats, top);
-    if (ok) {
+    if (ok && opts->emit) {
+      ok = emit(opts, top, output);
+    } else if (ok) {
       mlirOperationPrintWithFlags(top, flags, latch_print_to_file, output);
       fputc('\n', output);
     }
@@ -351,6 +397,13 @@ int main(int argc, char **argv) {
       }
     }
     latch_source_deinitialize(&source);
+    /* A failed --emit leaves no half-written code or stale manifest behind. */
+    if (!ok && opts.emit) {
+      char path[4096];
+      remove(opts.output);
+      if (snprintf(path, sizeof(path), "%s.manifest.json", opts.output) < (int)sizeof(path))
+        remove(path);
+    }
   }
   mlirOpPrintingFlagsDestroy(flags);
   mlirContextDestroy(context);

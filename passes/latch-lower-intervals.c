@@ -1,0 +1,671 @@
+/* latch-lower-intervals.c - writes the persistent kernel `gpu.func @latch_main` of gpu.module @latch from an
+ * arena-planned interval.program (docs/device-abi.md): interval by interval a static tile loop that calls
+ * the tasks' device functions, a grid barrier between intervals, trace points; and records the manifest
+ * as the string attribute `latch.manifest` on the gpu.module.
+ *
+ * The kernel is generated as MLIR text of upstream dialects (gpu, scf, arith, llvm, nvvm, func), parsed
+ * into the context inside a scratch gpu.module that declares the device functions, and moved into
+ * gpu.module @latch. Text keeps the kernel readable in one place; its FileCheck test pins it. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Dialect/LLVM.h"
+#include "mlir-c/Dialect/NVVM.h"
+#include "mlir-c/Dialect/SCF.h"
+
+#include "../dialects/ops.h"
+#include "../dialects/schedule.h"
+#include "pass.h"
+
+/* docs/device-abi.md: threads per CTA and the fixed words of the argument block. */
+#define BLOCK_THREADS 256
+#define ARG_COUNTER 1
+#define ARG_TRACE 2
+#define ARG_FIRST_BUFFER 3
+/* The tile loop counts in i32 and adds gridDim.x to the tile index: totals stay far from overflow. */
+#define MAX_INTERVAL_TILES ((int64_t)1 << 30)
+#define MAX_SYMBOL 128
+
+static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
+
+static bool name_is(MlirOperation op, const char *name) {
+  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
+  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
+}
+
+static bool ref_is(MlirStringRef ref, const char *text) {
+  return ref.length == strlen(text) && memcmp(ref.data, text, ref.length) == 0;
+}
+
+/* ---- growing text ------------------------------------------------------------------------------------ */
+
+typedef struct text {
+  char *data;
+  size_t length, capacity;
+  bool failed; /* out of memory: everything after is dropped */
+} text;
+
+__attribute__((format(printf, 2, 3))) static void put(text *t, const char *format, ...) {
+  if (t->failed)
+    return;
+  for (;;) {
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(t->data ? t->data + t->length : NULL, t->data ? t->capacity - t->length : 0, format, args);
+    va_end(args);
+    if (n < 0) {
+      t->failed = true;
+      return;
+    }
+    if (t->data && t->length + (size_t)n < t->capacity) {
+      t->length += (size_t)n;
+      return;
+    }
+    size_t capacity = t->capacity ? t->capacity : 4096;
+    while (capacity <= t->length + (size_t)n)
+      capacity *= 2;
+    char *data = realloc(t->data, capacity);
+    if (!data) {
+      t->failed = true;
+      return;
+    }
+    t->data = data;
+    t->capacity = capacity;
+  }
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void put_json_string(text *t, MlirStringRef value) {
+  put(t, "\"");
+  for (size_t i = 0; i < value.length; ++i) {
+    unsigned char c = (unsigned char)value.data[i];
+    if (c == '"' || c == '\\')
+      put(t, "\\%c", c);
+    else if (c < 0x20)
+      put(t, "\\u%04x", c);
+    else
+      put(t, "%c", c);
+  }
+  put(t, "\"");
+}
+
+/* The shortest decimal form of `value` that reads back as the same double (a JSON number). */
+static void put_json_double(text *t, double value) {
+  char buffer[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
+    if (strtod(buffer, NULL) == value)
+      break;
+  }
+  put(t, "%s", buffer);
+}
+
+/* ---- reading the program ----------------------------------------------------------------------------- */
+
+typedef struct lowered_task {
+  MlirOperation op;
+  char function[MAX_SYMBOL]; /* the device function's symbol */
+  int64_t tiles;
+  int interval;
+} lowered_task;
+
+typedef struct lowerer {
+  MlirContext context;
+  MlirOperation program, gpu_module;
+  latch_schedule schedule;
+  bool schedule_ready;
+  lowered_task *tasks;
+  size_t task_count;
+  MlirOperation *markers; /* the interval.interval op of each interval */
+  int64_t *interval_tiles;
+  int interval_count;
+  int errors;
+} lowerer;
+
+__attribute__((format(printf, 3, 4))) static void report(lowerer *l, MlirOperation op, const char *format, ...) {
+  char message[512];
+  int n = snprintf(message, sizeof(message), "latch-lower-intervals: ");
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message + n, sizeof(message) - (size_t)n, format, args);
+  va_end(args);
+  mlirEmitError(mlirOperationGetLocation(op), message);
+  l->errors++;
+}
+
+/* The single interval.program and gpu.module @latch at the top level of `module`. */
+static bool find_parts(lowerer *l, MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  int programs = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM) {
+      if (programs++ == 0)
+        l->program = op;
+    } else if (name_is(op, "gpu.module")) {
+      MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
+      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) && ref_is(mlirStringAttrGetValue(name), "latch"))
+        l->gpu_module = op;
+    }
+  }
+  if (programs == 0) {
+    report(l, module, "the module holds no interval.program (run latch-form-intervals first)");
+    return false;
+  }
+  if (programs > 1) {
+    report(l, module, "the module holds %d interval.program ops; one kernel lowers exactly one", programs);
+    return false;
+  }
+  if (mlirOperationIsNull(l->gpu_module)) {
+    report(l, l->program, "no gpu.module @latch holds the device functions (run latch-lower-tasks first)");
+    return false;
+  }
+  return true;
+}
+
+/* The device function of task number `index`: its `task.device_function` attribute, else task_<index>. */
+static bool device_function_name(lowerer *l, MlirOperation task, size_t index, char *out) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(task, str("task.device_function"));
+  if (mlirAttributeIsNull(attr)) {
+    snprintf(out, MAX_SYMBOL, "task_%zu", index);
+    return true;
+  }
+  if (!mlirAttributeIsAString(attr)) {
+    report(l, task, "task.device_function must be a string attribute");
+    return false;
+  }
+  MlirStringRef name = mlirStringAttrGetValue(attr);
+  bool plain = name.length > 0 && name.length < MAX_SYMBOL;
+  for (size_t i = 0; plain && i < name.length; ++i) {
+    char c = name.data[i];
+    plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+            c == '$' || c == '-';
+  }
+  if (!plain) {
+    report(l, task, "task.device_function '%.*s' is not a symbol name (letters, digits, _ . $ -; under %d bytes)",
+           (int)(name.length > 200 ? 200 : name.length), name.data, MAX_SYMBOL);
+    return false;
+  }
+  snprintf(out, MAX_SYMBOL, "%.*s", (int)name.length, name.data);
+  return true;
+}
+
+/* Every task with its tiles and device function; every interval with its marker and total tiles. */
+static bool read_program(lowerer *l) {
+  if (!latch_schedule_initialize(&l->schedule, l->program)) {
+    l->errors++;
+    return false;
+  }
+  l->schedule_ready = true;
+  latch_schedule *s = &l->schedule;
+  l->interval_count = s->interval_count;
+  l->tasks = calloc(s->count + 1, sizeof(*l->tasks));
+  l->markers = calloc((size_t)s->interval_count + 1, sizeof(*l->markers));
+  l->interval_tiles = calloc((size_t)s->interval_count + 1, sizeof(*l->interval_tiles));
+  if (!l->tasks || !l->markers || !l->interval_tiles) {
+    report(l, l->program, "out of memory");
+    return false;
+  }
+  int interval = -1;
+  for (MlirOperation op = mlirBlockGetFirstOperation(s->body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (latch_op_kind_of(op) == LATCH_OP_INTERVAL_INTERVAL && interval + 1 < s->interval_count)
+      l->markers[++interval] = op;
+
+  MlirType expected = mlirTypeParseGet(l->context, str("(i32, !llvm.ptr<1>) -> ()"));
+  MlirSymbolTable symbols = mlirSymbolTableCreate(l->gpu_module);
+  for (size_t i = 0; i < s->count; ++i) {
+    MlirOperation op = s->ops[i];
+    if (!latch_op_is_task(op))
+      continue;
+    lowered_task *task = &l->tasks[l->task_count];
+    task->op = op;
+    task->interval = s->interval[i];
+    MlirAttribute tiles = mlirOperationGetAttributeByName(op, str("tiles"));
+    if (mlirAttributeIsNull(tiles) || !mlirAttributeIsAInteger(tiles)) {
+      report(l, op, "task has no integer `tiles` attribute (latch-form-intervals sets it)");
+    } else {
+      task->tiles = mlirIntegerAttrGetValueInt(tiles);
+      if (task->tiles < 0 || task->tiles > MAX_INTERVAL_TILES)
+        report(l, op, "tiles = %lld is outside [0, 2^30]", (long long)task->tiles);
+      else if ((l->interval_tiles[task->interval] += task->tiles) > MAX_INTERVAL_TILES)
+        report(l, op, "interval %d has more than 2^30 tiles", task->interval);
+    }
+    if (device_function_name(l, op, l->task_count, task->function)) {
+      MlirOperation function = mlirSymbolTableLookup(symbols, str(task->function));
+      if (mlirOperationIsNull(function)) {
+        report(l, op, "gpu.module @latch has no device function @%s for this task", task->function);
+      } else {
+        MlirAttribute type = mlirOperationGetAttributeByName(function, str("function_type"));
+        if (!name_is(function, "func.func") || mlirAttributeIsNull(type) || !mlirAttributeIsAType(type) ||
+            !mlirTypeEqual(mlirTypeAttrGetValue(type), expected))
+          report(l, op, "device function @%s must be a func.func of type (i32, !llvm.ptr<1>) -> ()", task->function);
+      }
+    }
+    l->task_count++;
+  }
+  MlirOperation existing = mlirSymbolTableLookup(symbols, str("latch_main"));
+  if (!mlirOperationIsNull(existing))
+    report(l, existing, "gpu.module @latch already holds @latch_main");
+  mlirSymbolTableDestroy(symbols);
+  return l->errors == 0;
+}
+
+/* ---- the kernel as MLIR text ------------------------------------------------------------------------- */
+
+typedef struct writer {
+  text *t;
+  int next; /* the next %vN */
+} writer;
+
+static int fresh(writer *w) { return w->next++; }
+
+/* Thread 0 of a tracing CTA writes %globaltimer into trace[(cta * intervals + interval) * 3 + point] for
+ * each point of `points` (one timer read). `guard` is the i1 value that selects the writing thread. */
+static void write_trace(writer *w, const char *indent, const char *guard, int interval, int first_point,
+                        int point_count) {
+  text *t = w->t;
+  put(t, "%sscf.if %s {\n", indent, guard);
+  int now = fresh(w);
+  put(t, "%s  %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", indent, now);
+  for (int p = first_point; p < first_point + point_count; ++p) {
+    int word = fresh(w), index = fresh(w), address = fresh(w);
+    put(t, "%s  %%v%d = arith.constant %d : i64\n", indent, word, interval * 3 + p);
+    put(t, "%s  %%v%d = arith.addi %%trace_row, %%v%d : i64\n", indent, index, word);
+    put(t, "%s  %%v%d = llvm.getelementptr %%trace[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n", indent,
+        address, index);
+    put(t, "%s  llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", indent, now, address);
+  }
+  put(t, "%s}\n", indent);
+}
+
+/* for (t = blockIdx.x; t < total; t += gridDim.x): the task whose prefix-sum range holds t runs tile
+ * t - start. Tasks of zero tiles are never chosen. */
+static void write_tile_loop(writer *w, const lowerer *l, int interval) {
+  text *t = w->t;
+  int64_t total = l->interval_tiles[interval];
+  if (total == 0)
+    return;
+  int total_value = fresh(w), tile = fresh(w);
+  put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
+  put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
+  size_t last = 0;
+  for (size_t i = 0; i < l->task_count; ++i)
+    if (l->tasks[i].interval == interval && l->tasks[i].tiles > 0)
+      last = i;
+  int64_t start = 0;
+  size_t open = 0;
+  for (size_t i = 0; i < l->task_count; ++i) {
+    const lowered_task *task = &l->tasks[i];
+    if (task->interval != interval || task->tiles == 0)
+      continue;
+    int local = tile;
+    if (i != last) {
+      int end = fresh(w), inside = fresh(w);
+      put(t, "      %%v%d = arith.constant %lld : i32\n", end, (long long)(start + task->tiles));
+      put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", inside, tile, end);
+      put(t, "      scf.if %%v%d {\n", inside);
+    }
+    if (start) {
+      int offset = fresh(w);
+      local = fresh(w);
+      put(t, "      %%v%d = arith.constant %lld : i32\n", offset, (long long)start);
+      put(t, "      %%v%d = arith.subi %%v%d, %%v%d : i32\n", local, tile, offset);
+    }
+    put(t, "      func.call @\"%s\"(%%v%d, %%args) : (i32, !llvm.ptr<1>) -> ()\n", task->function, local);
+    if (i != last) {
+      put(t, "      } else {\n");
+      open++;
+    }
+    start += task->tiles;
+  }
+  for (size_t i = 0; i < open; ++i)
+    put(t, "      }\n");
+  put(t, "    }\n");
+}
+
+/* docs/device-abi.md "Grid barrier": bar.sync; thread 0 fences (release at gpu scope), adds 1 to the
+ * counter (monotonic), computes the count that ends this barrier and spins on an acquire load; bar.sync.
+ * The fence is explicit because NVPTX prints an acq_rel atomicrmw without ordering. */
+static void write_barrier(writer *w, int interval) {
+  text *t = w->t;
+  int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w), seen = fresh(w), wait = fresh(w);
+  put(t, "    nvvm.barrier0\n");
+  put(t, "    scf.if %%leader {\n");
+  write_trace(w, "      ", "%tracing", interval, 1, 1);
+  put(t, "      llvm.fence syncscope(\"device\") release\n");
+  put(t, "      %%v%d = llvm.atomicrmw add %%counter, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
+      old);
+  put(t, "      %%v%d = arith.divui %%v%d, %%grid : i32\n", round, old);
+  put(t, "      %%v%d = arith.addi %%v%d, %%c1 : i32\n", next, round);
+  put(t, "      %%v%d = arith.muli %%v%d, %%grid : i32\n", target, next);
+  put(t, "      scf.while : () -> () {\n");
+  put(t, "        %%v%d = llvm.load %%counter atomic syncscope(\"device\") acquire {alignment = 4 : i64} "
+         ": !llvm.ptr<1> -> i32\n", seen);
+  put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, target);
+  put(t, "        scf.condition(%%v%d)\n", wait);
+  put(t, "      } do {\n");
+  put(t, "        scf.yield\n");
+  put(t, "      }\n");
+  put(t, "    }\n");
+  put(t, "    nvvm.barrier0\n");
+}
+
+/* A scratch gpu.module declaring the device functions and holding the kernel. */
+static void write_kernel(const lowerer *l, text *t) {
+  writer w = {t, 0};
+  put(t, "gpu.module @latch_lower_intervals_scratch {\n");
+  for (size_t i = 0; i < l->task_count; ++i) {
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; ++j)
+      seen = strcmp(l->tasks[j].function, l->tasks[i].function) == 0;
+    if (!seen)
+      put(t, "  func.func private @\"%s\"(i32, !llvm.ptr<1>)\n", l->tasks[i].function);
+  }
+  put(t, "  gpu.func @latch_main(%%args: !llvm.ptr<1>) kernel attributes {nvvm.reqntid = array<i32: %d, 1, 1>} {\n",
+      BLOCK_THREADS);
+  put(t, "    %%c0 = arith.constant 0 : i32\n");
+  put(t, "    %%c1 = arith.constant 1 : i32\n");
+  put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
+  put(t, "    %%grid = nvvm.read.ptx.sreg.nctaid.x : i32\n");
+  put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
+  put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
+  put(t, "    %%counter_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n", ARG_COUNTER);
+  put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
+  put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
+  put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n", ARG_TRACE);
+  put(t, "    %%trace_word = llvm.load %%trace_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
+  put(t, "    %%trace = llvm.inttoptr %%trace_word : i64 to !llvm.ptr<1>\n");
+  put(t, "    %%no_trace = arith.constant 0 : i64\n");
+  put(t, "    %%tracing = arith.cmpi ne, %%trace_word, %%no_trace : i64\n");
+  put(t, "    %%trace_leader = arith.andi %%tracing, %%leader : i1\n");
+  put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
+  put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
+  put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
+  for (int i = 0; i < l->interval_count; ++i) {
+    write_trace(&w, "    ", "%trace_leader", i, 0, 1);
+    write_tile_loop(&w, l, i);
+    if (i + 1 < l->interval_count) {
+      write_barrier(&w, i);
+      write_trace(&w, "    ", "%trace_leader", i, 2, 1);
+    } else {
+      /* The last interval has no grid barrier: its tiles are done when the CTA's threads are. */
+      put(t, "    scf.if %%tracing {\n");
+      put(t, "      nvvm.barrier0\n");
+      put(t, "    }\n");
+      write_trace(&w, "    ", "%trace_leader", i, 1, 2);
+    }
+  }
+  put(t, "    gpu.return\n");
+  put(t, "  }\n");
+  put(t, "}\n");
+}
+
+static MlirWalkResult relocate(MlirOperation op, void *user_data) {
+  mlirOperationSetLocation(op, *(MlirLocation *)user_data);
+  return MlirWalkResultAdvance;
+}
+
+/* Parses the kernel text and moves @latch_main into gpu.module @latch. */
+static bool insert_kernel(lowerer *l) {
+  text t = {0};
+  write_kernel(l, &t);
+  if (t.failed) {
+    free(t.data);
+    report(l, l->program, "out of memory writing the kernel");
+    return false;
+  }
+  MlirOperation scratch = mlirOperationCreateParse(l->context, mlirStringRefCreate(t.data, t.length),
+                                                   str("latch-lower-intervals"));
+  free(t.data);
+  if (mlirOperationIsNull(scratch)) {
+    report(l, l->program, "the generated kernel did not parse (a bug in this pass)");
+    return false;
+  }
+  MlirBlock scratch_body = mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0));
+  MlirOperation kernel = mlirBlockGetFirstOperation(scratch_body);
+  while (!mlirOperationIsNull(kernel) && !name_is(kernel, "gpu.func"))
+    kernel = mlirOperationGetNextInBlock(kernel);
+  MlirLocation loc = mlirOperationGetLocation(l->program);
+  mlirOperationWalk(kernel, relocate, &loc, MlirWalkPreOrder);
+  mlirOperationRemoveFromParent(kernel);
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), kernel);
+  mlirOperationDestroy(scratch);
+  return true;
+}
+
+/* ---- the manifest ------------------------------------------------------------------------------------ */
+
+static MlirAttribute arg_attr(MlirOperation program, const char *attrs_name, intptr_t index, const char *name) {
+  MlirAttribute all = mlirOperationGetAttributeByName(program, str(attrs_name));
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) || index >= mlirArrayAttrGetNumElements(all))
+    return mlirAttributeGetNull();
+  MlirAttribute dict = mlirArrayAttrGetElement(all, index);
+  if (!mlirAttributeIsADictionary(dict))
+    return mlirAttributeGetNull();
+  return mlirDictionaryAttrGetElementByName(dict, str(name));
+}
+
+static MlirStringRef string_or(MlirAttribute attr, const char *fallback) {
+  if (!mlirAttributeIsNull(attr) && mlirAttributeIsAString(attr))
+    return mlirStringAttrGetValue(attr);
+  return str(fallback);
+}
+
+/* "shape": [...], "dtype": "...", "bytes": B for a static tensor of f32, bf16 or i32. */
+static bool put_tensor(lowerer *l, text *t, MlirType type, MlirOperation where, const char *what, long index) {
+  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type)) {
+    report(l, where, "%s %ld is not a static ranked tensor", what, index);
+    return false;
+  }
+  MlirType element = mlirShapedTypeGetElementType(type);
+  const char *dtype = mlirTypeIsAF32(element)    ? "f32"
+                      : mlirTypeIsABF16(element) ? "bf16"
+                      : mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 32 ? "i32"
+                                                                                             : NULL;
+  if (!dtype) {
+    report(l, where, "%s %ld: the device stores f32, bf16 and i32 tensors only", what, index);
+    return false;
+  }
+  int64_t elements = 1;
+  put(t, "\"shape\": [");
+  for (intptr_t d = 0, rank = mlirShapedTypeGetRank(type); d < rank; ++d) {
+    int64_t size = mlirShapedTypeGetDimSize(type, d);
+    elements = size && elements > INT64_MAX / 8 / size ? INT64_MAX / 8 : elements * size;
+    put(t, d ? ", %lld" : "%lld", (long long)size);
+  }
+  put(t, "], \"dtype\": \"%s\", \"bytes\": %lld", dtype, (long long)(elements * (dtype[0] == 'b' ? 2 : 4)));
+  return true;
+}
+
+static void put_arg(lowerer *l, text *t, MlirBlock body, intptr_t k) {
+  MlirOperation p = l->program;
+  MlirStringRef name = string_or(arg_attr(p, "arg_attrs", k, "task.name"), "");
+  char fallback[32];
+  snprintf(fallback, sizeof(fallback), "arg%ld", (long)k);
+  const char *role = !mlirAttributeIsNull(arg_attr(p, "arg_attrs", k, "task.param"))   ? "param"
+                     : !mlirAttributeIsNull(arg_attr(p, "arg_attrs", k, "task.state")) ? "state"
+                     : ref_is(name, "step")                                             ? "step"
+                                                                                        : "input";
+  put(t, "  {\"index\": %ld, \"name\": ", (long)k);
+  put_json_string(t, name.length ? name : str(fallback));
+  put(t, ", \"role\": \"%s\", ", role);
+  MlirType type = mlirValueGetType(mlirBlockGetArgument(body, k));
+  if (!put_tensor(l, t, type, p, "argument", (long)k))
+    return;
+  MlirType element = mlirShapedTypeGetElementType(type);
+  if (mlirTypeIsAFloat(element)) {
+    MlirAttribute init = arg_attr(p, "arg_attrs", k, "task.init");
+    MlirStringRef kind = string_or(init, "normal");
+    if (!ref_is(kind, "normal") && !ref_is(kind, "ones") && !ref_is(kind, "zeros")) {
+      report(l, p, "argument %ld: task.init must be \"normal\", \"ones\" or \"zeros\"", (long)k);
+      return;
+    }
+    MlirAttribute std_attr = arg_attr(p, "arg_attrs", k, "task.init_std");
+    double std = 0.02;
+    if (!mlirAttributeIsNull(std_attr)) {
+      if (!mlirAttributeIsAFloat(std_attr) || !isfinite(mlirFloatAttrGetValueDouble(std_attr))) {
+        report(l, p, "argument %ld: task.init_std must be a finite float attribute", (long)k);
+        return;
+      }
+      std = mlirFloatAttrGetValueDouble(std_attr);
+    }
+    put(t, ", \"init\": \"%.*s\", \"init_std\": ", (int)kind.length, kind.data);
+    put_json_double(t, std);
+  } else {
+    MlirAttribute range = arg_attr(p, "arg_attrs", k, "task.range");
+    if (!mlirAttributeIsNull(range)) {
+      int64_t r = mlirAttributeIsAInteger(range) ? mlirIntegerAttrGetValueInt(range) : 0;
+      if (r < 1 || r > ((int64_t)1 << 31)) {
+        report(l, p, "argument %ld: task.range must be an integer in [1, 2^31]", (long)k);
+        return;
+      }
+      put(t, ", \"range\": %lld", (long long)r);
+    }
+  }
+  put(t, "}");
+}
+
+/* The byte offset in the arena of `value` (slot offset + bind offset), or -1 when it is not bound. */
+static int64_t arena_offset(const lowerer *l, MlirValue value) {
+  for (size_t i = 0; i < l->schedule.count; ++i) {
+    MlirOperation op = l->schedule.ops[i];
+    if (latch_op_kind_of(op) != LATCH_OP_ARENA_BIND || !mlirValueEqual(latch_bind_value(op), value))
+      continue;
+    MlirValue slot = latch_bind_slot(op);
+    if (!mlirValueIsAOpResult(slot) || latch_op_kind_of(mlirOpResultGetOwner(slot)) != LATCH_OP_ARENA_SLOT)
+      return -1;
+    return latch_slot_offset(mlirOpResultGetOwner(slot)) + latch_bind_offset(op);
+  }
+  return -1;
+}
+
+/* The program argument that result `value` is stored in: itself, or the p, m or v operand that a
+ * task.adamw result is written over. -1 when neither. */
+static intptr_t alias_arg(const lowerer *l, MlirValue value) {
+  if (!mlirValueIsAOpResult(value)) {
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(value), l->schedule.body) ? mlirBlockArgumentGetArgNumber(value)
+                                                                              : -1;
+  }
+  MlirOperation def = mlirOpResultGetOwner(value);
+  if (latch_op_kind_of(def) != LATCH_OP_TASK_ADAMW)
+    return -1;
+  static const intptr_t written_over[3] = {0, 2, 3}; /* p', m', v' over p, m, v */
+  intptr_t result = mlirOpResultGetResultNumber(value);
+  if (result < 0 || result > 2)
+    return -1;
+  MlirValue target = mlirOperationGetOperand(def, written_over[result]);
+  if (mlirValueIsAOpResult(target) || !mlirBlockEqual(mlirBlockArgumentGetOwner(target), l->schedule.body))
+    return -1;
+  return mlirBlockArgumentGetArgNumber(target);
+}
+
+static void put_result(lowerer *l, text *t, MlirOperation yield, intptr_t r) {
+  MlirValue value = mlirOperationGetOperand(yield, r);
+  intptr_t alias = alias_arg(l, value);
+  int64_t offset = alias < 0 ? arena_offset(l, value) : -1;
+  if (alias < 0 && offset < 0) {
+    report(l, yield, "result %ld is neither bound in the arena nor stored in an argument (run latch-plan-arena)",
+           (long)r);
+    return;
+  }
+  MlirStringRef name = string_or(arg_attr(l->program, "res_attrs", r, "task.name"), "");
+  char fallback[32];
+  snprintf(fallback, sizeof(fallback), r == 0 ? "loss" : "result%ld", (long)r);
+  if (!name.length && alias >= 0)
+    name = string_or(arg_attr(l->program, "arg_attrs", alias, "task.name"), "");
+  put(t, "  {\"index\": %ld, \"name\": ", (long)r);
+  put_json_string(t, name.length ? name : str(fallback));
+  put(t, ", ");
+  if (!put_tensor(l, t, mlirValueGetType(value), yield, "result", (long)r))
+    return;
+  if (alias >= 0)
+    put(t, ", \"alias_arg\": %ld}", (long)alias);
+  else
+    put(t, ", \"arena_offset\": %lld}", (long long)offset);
+}
+
+static bool record_manifest(lowerer *l) {
+  latch_schedule *s = &l->schedule;
+  int64_t arena_bytes = -1;
+  for (size_t i = 0; i < s->count; ++i)
+    if (latch_op_kind_of(s->ops[i]) == LATCH_OP_ARENA_ARENA) {
+      if (arena_bytes >= 0) {
+        report(l, s->ops[i], "a program has one arena.arena");
+        return false;
+      }
+      arena_bytes = latch_arena_size(s->ops[i]);
+    }
+  if (arena_bytes < 0) {
+    report(l, l->program, "the program has no arena.arena (run latch-plan-arena first)");
+    return false;
+  }
+
+  text t = {0};
+  put(&t, "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": 0,\n",
+      BLOCK_THREADS);
+  put(&t, " \"arena_bytes\": %lld,\n \"intervals\": [", (long long)arena_bytes);
+  for (int i = 0; i < l->interval_count; ++i) {
+    put(&t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+    put_json_string(&t, latch_interval_name(l->markers[i]));
+    put(&t, ", \"tiles\": %lld}", (long long)l->interval_tiles[i]);
+  }
+  put(&t, "],\n \"args\": [");
+  for (intptr_t k = 0, n = mlirBlockGetNumArguments(s->body); k < n; ++k) {
+    put(&t, k ? ",\n" : "\n");
+    put_arg(l, &t, s->body, k);
+  }
+  put(&t, "],\n \"results\": [");
+  MlirOperation yield = mlirBlockGetTerminator(s->body);
+  for (intptr_t r = 0, n = mlirOperationIsNull(yield) ? 0 : mlirOperationGetNumOperands(yield); r < n; ++r) {
+    put(&t, r ? ",\n" : "\n");
+    put_result(l, &t, yield, r);
+  }
+  put(&t, "]}\n");
+  if (t.failed)
+    report(l, l->program, "out of memory writing the manifest");
+  if (l->errors == 0)
+    mlirOperationSetDiscardableAttributeByName(l->gpu_module, str("latch.manifest"),
+                                               mlirStringAttrGet(l->context, mlirStringRefCreate(t.data, t.length)));
+  free(t.data);
+  return l->errors == 0;
+}
+
+static MlirLogicalResult run(MlirOperation module, const void *options) {
+  (void)options;
+  lowerer l;
+  memset(&l, 0, sizeof(l));
+  l.context = mlirOperationGetContext(module);
+  if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
+    insert_kernel(&l);
+  if (l.schedule_ready)
+    latch_schedule_deinitialize(&l.schedule);
+  free(l.tasks);
+  free(l.markers);
+  free(l.interval_tiles);
+  return l.errors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+}
+
+static const latch_dialect_handle_getter dialects[] = {
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__func__, mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__llvm__,  mlirGetDialectHandle__nvvm__, mlirGetDialectHandle__scf__,
+};
+
+const latch_pass_info latch_lower_intervals_pass = {
+    .name = "latch-lower-intervals",
+    .summary = "Write the persistent kernel @latch_main (tile loops, grid barriers, trace) and latch.manifest",
+    .anchor = "builtin.module",
+    .dependent_dialects = dialects,
+    .dependent_dialect_count = sizeof(dialects) / sizeof(dialects[0]),
+    .run = run,
+};

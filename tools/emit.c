@@ -1,0 +1,344 @@
+/* emit.c - gpu.module @latch to PTX or LLVM IR through the MLIR and LLVM C APIs (see emit.h). */
+#include "emit.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "llvm-c/Analysis.h"
+#include "llvm-c/BitReader.h"
+#include "llvm-c/Core.h"
+#include "llvm-c/Linker.h"
+#include "llvm-c/Target.h"
+#include "llvm-c/TargetMachine.h"
+#include "llvm-c/Transforms/PassBuilder.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Target/LLVMIR.h"
+
+const char latch_emit_lowering_pipeline[] =
+    "builtin.module(gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, convert-nvvm-to-llvm, "
+    "reconcile-unrealized-casts), nvvm-attach-target{chip=" LATCH_EMIT_CHIP " features=" LATCH_EMIT_FEATURES "})";
+
+static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
+
+/* ---- one error, whoever finds it --------------------------------------------------------------------- */
+
+/* The first error that MLIR (while lowering and translating) or LLVM reports, held back so that the
+ * caller sees one error line that says where it came from. */
+typedef struct emit_errors {
+  char message[1024];
+  bool has_message;
+  MlirLocation location; /* of the first MLIR error; null for LLVM errors */
+} emit_errors;
+
+static void append_message(MlirStringRef text, void *user_data) {
+  emit_errors *errors = user_data;
+  size_t used = strlen(errors->message);
+  size_t room = sizeof(errors->message) - 1 - used;
+  size_t n = text.length < room ? text.length : room;
+  memcpy(errors->message + used, text.data, n);
+  errors->message[used + n] = '\0';
+}
+
+static MlirLogicalResult capture_mlir_error(MlirDiagnostic diagnostic, void *user_data) {
+  emit_errors *errors = user_data;
+  if (mlirDiagnosticGetSeverity(diagnostic) != MlirDiagnosticError)
+    return mlirLogicalResultFailure(); /* not ours: the next handler prints it */
+  if (!errors->has_message) {
+    errors->has_message = true;
+    errors->message[0] = '\0';
+    mlirDiagnosticPrint(diagnostic, append_message, errors);
+    errors->location = mlirDiagnosticGetLocation(diagnostic);
+  }
+  return mlirLogicalResultSuccess();
+}
+
+static void capture_llvm_diagnostic(LLVMDiagnosticInfoRef info, void *user_data) {
+  emit_errors *errors = user_data;
+  if (LLVMGetDiagInfoSeverity(info) != LLVMDSError || errors->has_message)
+    return; /* warnings and remarks (e.g. of the linker) are dropped */
+  char *text = LLVMGetDiagInfoDescription(info);
+  snprintf(errors->message, sizeof(errors->message), "%s", text);
+  LLVMDisposeMessage(text);
+  errors->has_message = true;
+}
+
+/* The one error a failed emission reports, emitted after the capturing handler is detached. */
+typedef struct emit_failure {
+  char message[2048];
+  MlirLocation location;
+  bool failed;
+} emit_failure;
+
+/* Records the failure (the first one counts), with the held-back error appended when `errors` has one;
+ * its location wins over `fallback`. Returns false. */
+__attribute__((format(printf, 4, 5))) static bool fail(emit_failure *failure, const emit_errors *errors,
+                                                        MlirLocation fallback, const char *format, ...) {
+  if (failure->failed)
+    return false;
+  failure->failed = true;
+  va_list args;
+  va_start(args, format);
+  int n = vsnprintf(failure->message, sizeof(failure->message), format, args);
+  va_end(args);
+  if (errors && errors->has_message && n >= 0 && (size_t)n < sizeof(failure->message))
+    snprintf(failure->message + n, sizeof(failure->message) - (size_t)n, ": %s", errors->message);
+  failure->location = errors && !mlirLocationIsNull(errors->location) ? errors->location : fallback;
+  return false;
+}
+
+/* ---- helpers ----------------------------------------------------------------------------------------- */
+
+static bool name_is(MlirOperation op, const char *name) {
+  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
+  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
+}
+
+static char *copy_text(const char *data, size_t length) {
+  char *copy = malloc(length + 1);
+  if (copy) {
+    memcpy(copy, data, length);
+    copy[length] = '\0';
+  }
+  return copy;
+}
+
+static MlirOperation find_gpu_module(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!name_is(op, "gpu.module"))
+      continue;
+    MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
+    if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name)) {
+      MlirStringRef value = mlirStringAttrGetValue(name);
+      if (value.length == 5 && memcmp(value.data, "latch", 5) == 0)
+        return op;
+    }
+  }
+  return (MlirOperation){NULL};
+}
+
+/* True when the module calls a libdevice function (__nv_*) that it does not define. */
+static bool needs_libdevice(LLVMModuleRef module) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f)) {
+    size_t length;
+    const char *name = LLVMGetValueName2(f, &length);
+    if (LLVMIsDeclaration(f) && length > 5 && memcmp(name, "__nv_", 5) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* Everything defined but the kernel becomes internal, so that O3 inlines it and drops what is unused
+ * (the task functions' C wrappers, all of libdevice but what the tasks call). */
+static void internalize(LLVMModuleRef module, const char *kernel) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f)) {
+    size_t length;
+    const char *name = LLVMGetValueName2(f, &length);
+    if (!LLVMIsDeclaration(f) && !(length == strlen(kernel) && memcmp(name, kernel, length) == 0))
+      LLVMSetLinkage(f, LLVMInternalLinkage);
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g))
+    if (!LLVMIsDeclaration(g))
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+}
+
+static bool link_libdevice(LLVMContextRef context, LLVMModuleRef module, LLVMTargetDataRef layout,
+                           emit_failure *failure, const emit_errors *errors, MlirLocation loc) {
+  const char *path = getenv("LATCH_LIBDEVICE");
+  if (!path || !path[0])
+    path = LATCH_EMIT_LIBDEVICE;
+  LLVMMemoryBufferRef buffer;
+  char *message = NULL;
+  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buffer, &message)) {
+    bool result = fail(failure, NULL, loc, "cannot read libdevice '%s': %s", path, message ? message : "unknown error");
+    LLVMDisposeMessage(message);
+    return result;
+  }
+  LLVMModuleRef library;
+  bool parsed = !LLVMParseBitcodeInContext2(context, buffer, &library);
+  LLVMDisposeMemoryBuffer(buffer);
+  if (!parsed)
+    return fail(failure, errors, loc, "cannot parse libdevice '%s'", path);
+  /* libdevice carries its own triple and layout; ours are what the backend uses. */
+  LLVMSetTarget(library, LATCH_EMIT_TRIPLE);
+  LLVMSetModuleDataLayout(library, layout);
+  if (LLVMLinkModules2(module, library)) /* consumes `library` */
+    return fail(failure, errors, loc, "linking libdevice '%s' failed", path);
+  return true;
+}
+
+/* ---- the path -------------------------------------------------------------------------------------- */
+
+typedef struct emitter {
+  MlirContext context;
+  MlirLocation loc; /* of gpu.module @latch */
+  emit_errors errors;
+  emit_failure failure;
+  MlirModule scratch;
+  MlirPassManager pm;
+  LLVMContextRef llvm_context;
+  LLVMModuleRef llvm_module;
+  LLVMTargetMachineRef machine;
+  LLVMTargetDataRef layout;
+} emitter;
+
+/* Lowers a copy of `gpu_module` to the LLVM and NVVM dialects. */
+static bool lower(emitter *e, MlirOperation gpu_module) {
+  e->scratch = mlirModuleCreateEmpty(e->loc);
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(e->scratch), mlirOperationClone(gpu_module));
+  e->pm = mlirPassManagerCreateOnOperation(e->context, str("builtin.module"));
+  if (mlirLogicalResultIsFailure(mlirParsePassPipeline(mlirPassManagerGetAsOpPassManager(e->pm),
+                                                       str(latch_emit_lowering_pipeline), append_message,
+                                                       &e->errors))) {
+    e->errors.has_message = e->errors.message[0] != '\0';
+    return fail(&e->failure, &e->errors, e->loc, "the lowering pipeline does not parse (upstream passes not registered?)");
+  }
+  if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(e->pm, mlirModuleGetOperation(e->scratch))))
+    return fail(&e->failure, &e->errors, e->loc, "lowering gpu.module @latch to the LLVM dialect failed");
+  return true;
+}
+
+static bool create_machine(emitter *e) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
+  LLVMTargetRef target;
+  char *message = NULL;
+  if (LLVMGetTargetFromTriple(LATCH_EMIT_TRIPLE, &target, &message)) {
+    fail(&e->failure, NULL, e->loc, "LLVM has no target " LATCH_EMIT_TRIPLE ": %s", message ? message : "unknown error");
+    LLVMDisposeMessage(message);
+    return false;
+  }
+  e->machine = LLVMCreateTargetMachine(target, LATCH_EMIT_TRIPLE, LATCH_EMIT_CHIP, LATCH_EMIT_FEATURES,
+                                       LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
+  if (!e->machine)
+    return fail(&e->failure, NULL, e->loc, "cannot create an LLVM target machine for " LATCH_EMIT_TRIPLE " " LATCH_EMIT_CHIP);
+  e->layout = LLVMCreateTargetDataLayout(e->machine);
+  return true;
+}
+
+/* Translation, libdevice, internalisation and O3. */
+static bool translate_and_optimise(emitter *e) {
+  e->llvm_context = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(e->llvm_context, capture_llvm_diagnostic, &e->errors);
+  MlirOperation lowered = mlirBlockGetFirstOperation(mlirModuleGetBody(e->scratch));
+  e->llvm_module = mlirTranslateModuleToLLVMIR(lowered, e->llvm_context);
+  if (!e->llvm_module)
+    return fail(&e->failure, &e->errors, e->loc, "translating gpu.module @latch to LLVM IR failed");
+  if (!LLVMGetNamedFunction(e->llvm_module, "latch_main"))
+    return fail(&e->failure, NULL, e->loc, "gpu.module @latch has no kernel @latch_main (run latch-lower-intervals first)");
+  LLVMSetTarget(e->llvm_module, LATCH_EMIT_TRIPLE);
+  LLVMSetModuleDataLayout(e->llvm_module, e->layout);
+  /* libdevice's __nvvm_reflect("__CUDA_FTZ") reads this flag: no flush of denormals to zero. */
+  LLVMAddModuleFlag(e->llvm_module, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+                    LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(e->llvm_context), 0, 0)));
+  if (needs_libdevice(e->llvm_module) &&
+      !link_libdevice(e->llvm_context, e->llvm_module, e->layout, &e->failure, &e->errors, e->loc))
+    return false;
+  internalize(e->llvm_module, "latch_main");
+
+  char *message = NULL;
+  if (LLVMVerifyModule(e->llvm_module, LLVMReturnStatusAction, &message)) {
+    bool result = fail(&e->failure, NULL, e->loc, "the LLVM module is invalid: %s", message ? message : "");
+    LLVMDisposeMessage(message);
+    return result;
+  }
+  LLVMDisposeMessage(message);
+  LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef error = LLVMRunPasses(e->llvm_module, "default<O3>", e->machine, options);
+  LLVMDisposePassBuilderOptions(options);
+  if (error) {
+    char *text = LLVMGetErrorMessage(error);
+    fail(&e->failure, NULL, e->loc, "LLVM's O3 pipeline failed: %s", text);
+    LLVMDisposeErrorMessage(text);
+    return false;
+  }
+  return true;
+}
+
+static bool write_code(emitter *e, latch_emit_format format, latch_emit_output *out) {
+  if (format == LATCH_EMIT_LLVM) {
+    char *text = LLVMPrintModuleToString(e->llvm_module);
+    out->code_length = strlen(text);
+    out->code = copy_text(text, out->code_length);
+    LLVMDisposeMessage(text);
+  } else {
+    char *message = NULL;
+    LLVMMemoryBufferRef buffer;
+    if (LLVMTargetMachineEmitToMemoryBuffer(e->machine, e->llvm_module, LLVMAssemblyFile, &message, &buffer)) {
+      bool result = fail(&e->failure, &e->errors, e->loc, "the NVPTX backend failed%s%s", message ? ": " : "",
+                         message ? message : "");
+      LLVMDisposeMessage(message);
+      return result;
+    }
+    out->code_length = LLVMGetBufferSize(buffer);
+    out->code = copy_text(LLVMGetBufferStart(buffer), out->code_length);
+    LLVMDisposeMemoryBuffer(buffer);
+  }
+  return out->code ? true : fail(&e->failure, NULL, e->loc, "out of memory");
+}
+
+bool latch_emit(MlirOperation module, latch_emit_format format, latch_emit_output *out_output) {
+  memset(out_output, 0, sizeof(*out_output));
+  MlirOperation gpu_module = find_gpu_module(module);
+  if (mlirOperationIsNull(gpu_module)) {
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "no gpu.module @latch to emit (run latch-lower-tasks and latch-lower-intervals first)");
+    return false;
+  }
+  emitter e;
+  memset(&e, 0, sizeof(e));
+  e.context = mlirOperationGetContext(module);
+  e.loc = mlirOperationGetLocation(gpu_module);
+
+  MlirAttribute manifest = mlirOperationGetAttributeByName(gpu_module, str("latch.manifest"));
+  bool ok = !mlirAttributeIsNull(manifest) && mlirAttributeIsAString(manifest);
+  if (!ok) {
+    fail(&e.failure, NULL, e.loc, "gpu.module @latch has no latch.manifest string (run latch-lower-intervals first)");
+  } else {
+    MlirDiagnosticHandlerID handler =
+        mlirContextAttachDiagnosticHandler(e.context, capture_mlir_error, &e.errors, NULL);
+    ok = lower(&e, gpu_module) && create_machine(&e) && translate_and_optimise(&e) &&
+         write_code(&e, format, out_output);
+    mlirContextDetachDiagnosticHandler(e.context, handler);
+  }
+  if (ok) {
+    MlirStringRef text = mlirStringAttrGetValue(manifest);
+    out_output->manifest_length = text.length;
+    out_output->manifest = copy_text(text.data, text.length);
+    if (!out_output->manifest)
+      ok = fail(&e.failure, NULL, e.loc, "out of memory");
+  }
+  if (e.llvm_module)
+    LLVMDisposeModule(e.llvm_module);
+  if (e.llvm_context)
+    LLVMContextDispose(e.llvm_context);
+  if (e.layout)
+    LLVMDisposeTargetData(e.layout);
+  if (e.machine)
+    LLVMDisposeTargetMachine(e.machine);
+  if (e.pm.ptr)
+    mlirPassManagerDestroy(e.pm);
+  if (e.scratch.ptr)
+    mlirModuleDestroy(e.scratch);
+  if (!ok) {
+    if (!e.failure.failed)
+      fail(&e.failure, &e.errors, e.loc, "emission failed");
+    mlirEmitError(e.failure.location, e.failure.message);
+    latch_emit_output_deinitialize(out_output);
+  }
+  return ok;
+}
+
+void latch_emit_output_deinitialize(latch_emit_output *output) {
+  free(output->code);
+  free(output->manifest);
+  memset(output, 0, sizeof(*output));
+}
