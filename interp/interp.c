@@ -456,9 +456,13 @@ static bool run_task_op(frame *f, MlirOperation op, latch_op_kind kind) {
     ok = allocate_results(op, out, n_out);
   if (ok)
     ok = run_task_kernel(f, op, kind, in, n_in, out, n_out);
+  for (intptr_t k = 0; ok && k < n_out; ++k)
+    latch_tensor_round(out[k], f->options->emulate);
+  if (ok && f->options->observe)
+    f->options->observe(f->options->observe_data, op, n_in, (const latch_tensor *const *)in, n_out,
+                        (const latch_tensor *const *)out);
   for (intptr_t k = 0; k < n_out; ++k) {
     if (ok) {
-      latch_tensor_round(out[k], f->options->emulate);
       ok = bind_tensor(f, op, mlirOperationGetResult(op, k), out[k]);
     } else {
       latch_tensor_free(out[k]);

@@ -17,8 +17,18 @@
 
 #include "tensor.h"
 
+/* Called after every task op has run (in the called function and in any function it calls), with the
+ * op's operand and result tensors (borrowed: valid only during the call; results already rounded under
+ * --emulate). Tools use it to watch values, such as latch-interp --gradcheck, which reports how far
+ * each task.topk and max reduction is from a tie. */
+typedef void (*latch_interp_observer)(void *user_data, MlirOperation op, intptr_t operand_count,
+                                      const latch_tensor *const *operands, intptr_t result_count,
+                                      const latch_tensor *const *results);
+
 typedef struct latch_interp_options {
   latch_emulate emulate;
+  latch_interp_observer observe; /* NULL: nothing is observed */
+  void *observe_data;            /* passed to `observe` */
 } latch_interp_options;
 
 /* Runs `func` (a func.func inside a module) on `args` (`arg_count` tensors, borrowed: the interpreter
