@@ -116,6 +116,8 @@ static bool fail(MlirOperation op, const char *message) {
   return false;
 }
 
+static bool out_of_memory(planner *p) { return fail(p->schedule.program, "latch-plan-arena: out of memory"); }
+
 /* The op of the program block that holds `op` (op itself, or the task whose region holds it). */
 static MlirOperation top_level(planner *p, MlirOperation op) {
   while (!mlirOperationIsNull(op) && !mlirBlockEqual(mlirOperationGetBlock(op), p->schedule.body))
@@ -138,14 +140,16 @@ static bool collect(planner *p) {
       if (!mlirTypeIsATensor(mlirValueGetType(value)))
         continue;
       planned_value v = {.value = value, .def = op, .def_interval = interval, .last_interval = interval, .slot = -1};
-      if (interval < 0 || !tensor_size(mlirValueGetType(value), &v.elements, &v.bytes))
-        return fail(op, interval < 0 ? "latch-plan-arena: a tensor-valued op outside any interval"
-                                     : "latch-plan-arena: cannot size this result (a static shape and an integer or float element type are needed)");
+      if (interval < 0)
+        return fail(op, "latch-plan-arena: a tensor-valued op outside any interval");
+      if (!tensor_size(mlirValueGetType(value), &v.elements, &v.bytes))
+        return fail(op, "latch-plan-arena: cannot size this result "
+                        "(a static shape and an integer or float element type are needed)");
       if (!grow((void **)&p->values, &p->value_capacity, p->value_count, sizeof(planned_value)))
-        return false;
+        return out_of_memory(p);
       p->values[p->value_count++] = v;
       if (!latch_ptrmap_put(&p->index, value.ptr, (void *)(uintptr_t)p->value_count))
-        return false;
+        return out_of_memory(p);
     }
   }
   MlirOperation terminator = mlirBlockGetTerminator(p->schedule.body);
@@ -212,7 +216,7 @@ static bool assign(planner *p, bool in_place) {
       v->offset = input->offset;
     } else {
       if (!grow((void **)&p->slots, &p->slot_capacity, p->slot_count, sizeof(planned_slot)))
-        return false;
+        return out_of_memory(p);
       p->slots[p->slot_count] = (planned_slot){.size = v->bytes, .first = v->def_interval, .last = v->last_interval};
       v->slot = (int)p->slot_count++;
       v->offset = 0;
@@ -256,7 +260,7 @@ static bool place(planner *p) {
   if (!order || !busy) {
     free(order);
     free(busy);
-    return false;
+    return out_of_memory(p);
   }
   for (size_t i = 0; i < n; ++i)
     order[i] = (sort_entry){-p->slots[i].size, p->slots[i].first, p->slots[i].last, i};
@@ -384,14 +388,13 @@ static bool plan_program(MlirOperation program, const plan_options *options) {
   memset(&p, 0, sizeof(p));
   if (!latch_schedule_initialize(&p.schedule, program))
     return false;
-  bool ok = latch_ptrmap_initialize(&p.index);
-  if (ok)
-    ok = collect(&p) && assign(&p, options->in_place) && place(&p);
+  bool ok = latch_ptrmap_initialize(&p.index) ? collect(&p) && assign(&p, options->in_place) && place(&p)
+                                               : out_of_memory(&p);
   int64_t bound = ok ? lower_bound(&p) : -1;
   if (ok && bound < 0)
-    ok = false;
-  if (ok)
-    ok = emit(&p, bound);
+    ok = out_of_memory(&p);
+  if (ok && !emit(&p, bound))
+    ok = fail(program, "latch-plan-arena: could not create the arena ops");
   free(p.values);
   free(p.slots);
   latch_ptrmap_deinitialize(&p.index);

@@ -72,12 +72,8 @@ static bool named(MlirOperation op, const char *name) {
 }
 
 /* Program arguments and constants live outside the arena. */
-static bool is_external(const checker *c, MlirValue value) {
-  if (mlirValueIsABlockArgument(value))
-    return true;
-  MlirOperation owner = mlirOpResultGetOwner(value);
-  (void)c;
-  return named(owner, "arith.constant");
+static bool is_external(MlirValue value) {
+  return mlirValueIsABlockArgument(value) || named(mlirOpResultGetOwner(value), "arith.constant");
 }
 
 /* The byte size of a static tensor type, or -1. */
@@ -165,8 +161,9 @@ static bool read_plan(checker *c) {
       report(c, op, "arena.bind must name an arena.slot of this program as its slot");
       continue;
     }
-    if (is_external(c, value)) {
-      report(c, op, "arena.bind binds an external value (a program argument or constant); those live outside the arena");
+    if (is_external(value)) {
+      report(c, op, "arena.bind binds an external value (a program argument or constant); "
+                    "those live outside the arena");
       continue;
     }
     int64_t bytes = byte_size(mlirValueGetType(value));
@@ -266,7 +263,7 @@ static void check_unbound(checker *c) {
       continue;
     for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r) {
       MlirValue value = mlirOperationGetResult(op, r);
-      if (!mlirTypeIsATensor(mlirValueGetType(value)) || is_external(c, value))
+      if (!mlirTypeIsATensor(mlirValueGetType(value)) || is_external(value))
         continue;
       if (!latch_ptrmap_get(&c->named, value.ptr)) {
         MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
