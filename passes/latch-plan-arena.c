@@ -133,8 +133,10 @@ static bool collect(planner *p) {
     if (latch_op_kind_of(op) == LATCH_OP_ARENA_ARENA || latch_op_kind_of(op) == LATCH_OP_ARENA_SLOT ||
         latch_op_kind_of(op) == LATCH_OP_ARENA_BIND)
       return fail(op, "latch-plan-arena: the program already has an arena plan");
-    if (name_is(op, "arith.constant"))
-      continue; /* external */
+    /* External: constants, and AdamW results, which are written over their p, m, v operands (program
+     * arguments) in place (docs/device-abi.md). */
+    if (name_is(op, "arith.constant") || latch_op_kind_of(op) == LATCH_OP_TASK_ADAMW)
+      continue;
     for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r) {
       MlirValue value = mlirOperationGetResult(op, r);
       if (!mlirTypeIsATensor(mlirValueGetType(value)))

@@ -71,9 +71,13 @@ static bool named(MlirOperation op, const char *name) {
   return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
 }
 
-/* Program arguments and constants live outside the arena. */
+/* Program arguments, constants and AdamW results (written in place over their program-argument
+ * operands) live outside the arena. */
 static bool is_external(MlirValue value) {
-  return mlirValueIsABlockArgument(value) || named(mlirOpResultGetOwner(value), "arith.constant");
+  if (mlirValueIsABlockArgument(value))
+    return true;
+  MlirOperation owner = mlirOpResultGetOwner(value);
+  return named(owner, "arith.constant") || named(owner, "task.adamw");
 }
 
 /* The byte size of a static tensor type, or -1. */
