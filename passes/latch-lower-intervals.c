@@ -463,7 +463,8 @@ static MlirStringRef string_or(MlirAttribute attr, const char *fallback) {
 }
 
 /* "shape": [...], "dtype": "...", "bytes": B for a static tensor of f32, bf16 or i32. */
-static bool put_tensor(lowerer *l, text *t, MlirType type, MlirOperation where, const char *what, long index) {
+static bool put_tensor(lowerer *l, text *t, MlirType type, MlirOperation where, const char *what, long index,
+                       int64_t *out_bytes) {
   if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type)) {
     report(l, where, "%s %ld is not a static ranked tensor", what, index);
     return false;
@@ -484,7 +485,8 @@ static bool put_tensor(lowerer *l, text *t, MlirType type, MlirOperation where, 
     elements = size && elements > INT64_MAX / 8 / size ? INT64_MAX / 8 : elements * size;
     put(t, d ? ", %lld" : "%lld", (long long)size);
   }
-  put(t, "], \"dtype\": \"%s\", \"bytes\": %lld", dtype, (long long)(elements * (dtype[0] == 'b' ? 2 : 4)));
+  *out_bytes = elements * (dtype[0] == 'b' ? 2 : 4);
+  put(t, "], \"dtype\": \"%s\", \"bytes\": %lld", dtype, (long long)*out_bytes);
   return true;
 }
 
@@ -501,7 +503,8 @@ static void put_arg(lowerer *l, text *t, MlirBlock body, intptr_t k) {
   put_json_string(t, name.length ? name : str(fallback));
   put(t, ", \"role\": \"%s\", ", role);
   MlirType type = mlirValueGetType(mlirBlockGetArgument(body, k));
-  if (!put_tensor(l, t, type, p, "argument", (long)k))
+  int64_t bytes;
+  if (!put_tensor(l, t, type, p, "argument", (long)k, &bytes))
     return;
   MlirType element = mlirShapedTypeGetElementType(type);
   if (mlirTypeIsAFloat(element)) {
@@ -514,8 +517,9 @@ static void put_arg(lowerer *l, text *t, MlirBlock body, intptr_t k) {
     MlirAttribute std_attr = arg_attr(p, "arg_attrs", k, "task.init_std");
     double std = 0.02;
     if (!mlirAttributeIsNull(std_attr)) {
-      if (!mlirAttributeIsAFloat(std_attr) || !isfinite(mlirFloatAttrGetValueDouble(std_attr))) {
-        report(l, p, "argument %ld: task.init_std must be a finite float attribute", (long)k);
+      double value = mlirAttributeIsAFloat(std_attr) ? mlirFloatAttrGetValueDouble(std_attr) : NAN;
+      if (!isfinite(value) || value < 0) {
+        report(l, p, "argument %ld: task.init_std must be a finite, non-negative float attribute", (long)k);
         return;
       }
       std = mlirFloatAttrGetValueDouble(std_attr);
@@ -570,7 +574,7 @@ static intptr_t alias_arg(const lowerer *l, MlirValue value) {
   return mlirBlockArgumentGetArgNumber(target);
 }
 
-static void put_result(lowerer *l, text *t, MlirOperation yield, intptr_t r) {
+static void put_result(lowerer *l, text *t, MlirOperation yield, intptr_t r, int64_t arena_bytes) {
   MlirValue value = mlirOperationGetOperand(yield, r);
   intptr_t alias = alias_arg(l, value);
   int64_t offset = alias < 0 ? arena_offset(l, value) : -1;
@@ -580,15 +584,22 @@ static void put_result(lowerer *l, text *t, MlirOperation yield, intptr_t r) {
     return;
   }
   MlirStringRef name = string_or(arg_attr(l->program, "res_attrs", r, "task.name"), "");
+  /* Unnamed results: a rank-0 first result is the loss (docs/task-dialect.md), others are resultN. */
+  MlirType type = mlirValueGetType(value);
+  bool loss = r == 0 && mlirTypeIsARankedTensor(type) && mlirShapedTypeGetRank(type) == 0;
   char fallback[32];
-  snprintf(fallback, sizeof(fallback), r == 0 ? "loss" : "result%ld", (long)r);
+  snprintf(fallback, sizeof(fallback), loss ? "loss" : "result%ld", (long)r);
   if (!name.length && alias >= 0)
     name = string_or(arg_attr(l->program, "arg_attrs", alias, "task.name"), "");
   put(t, "  {\"index\": %ld, \"name\": ", (long)r);
   put_json_string(t, name.length ? name : str(fallback));
   put(t, ", ");
-  if (!put_tensor(l, t, mlirValueGetType(value), yield, "result", (long)r))
+  int64_t bytes;
+  if (!put_tensor(l, t, type, yield, "result", (long)r, &bytes))
     return;
+  if (alias < 0 && (offset > arena_bytes || bytes > arena_bytes - offset))
+    report(l, yield, "result %ld occupies bytes %lld .. %lld, outside the arena of %lld bytes", (long)r,
+           (long long)offset, (long long)(offset + bytes), (long long)arena_bytes);
   if (alias >= 0)
     put(t, ", \"alias_arg\": %ld}", (long)alias);
   else
@@ -629,7 +640,7 @@ static bool record_manifest(lowerer *l) {
   MlirOperation yield = mlirBlockGetTerminator(s->body);
   for (intptr_t r = 0, n = mlirOperationIsNull(yield) ? 0 : mlirOperationGetNumOperands(yield); r < n; ++r) {
     put(&t, r ? ",\n" : "\n");
-    put_result(l, &t, yield, r);
+    put_result(l, &t, yield, r, arena_bytes);
   }
   put(&t, "]}\n");
   if (t.failed)

@@ -197,7 +197,8 @@ static bool lower(emitter *e, MlirOperation gpu_module) {
                                                        str(latch_emit_lowering_pipeline), append_message,
                                                        &e->errors))) {
     e->errors.has_message = e->errors.message[0] != '\0';
-    return fail(&e->failure, &e->errors, e->loc, "the lowering pipeline does not parse (upstream passes not registered?)");
+    return fail(&e->failure, &e->errors, e->loc,
+                "the lowering pipeline does not parse (upstream passes not registered?)");
   }
   if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(e->pm, mlirModuleGetOperation(e->scratch))))
     return fail(&e->failure, &e->errors, e->loc, "lowering gpu.module @latch to the LLVM dialect failed");
@@ -212,14 +213,16 @@ static bool create_machine(emitter *e) {
   LLVMTargetRef target;
   char *message = NULL;
   if (LLVMGetTargetFromTriple(LATCH_EMIT_TRIPLE, &target, &message)) {
-    fail(&e->failure, NULL, e->loc, "LLVM has no target " LATCH_EMIT_TRIPLE ": %s", message ? message : "unknown error");
+    fail(&e->failure, NULL, e->loc, "LLVM has no target " LATCH_EMIT_TRIPLE ": %s",
+         message ? message : "unknown error");
     LLVMDisposeMessage(message);
     return false;
   }
   e->machine = LLVMCreateTargetMachine(target, LATCH_EMIT_TRIPLE, LATCH_EMIT_CHIP, LATCH_EMIT_FEATURES,
                                        LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
   if (!e->machine)
-    return fail(&e->failure, NULL, e->loc, "cannot create an LLVM target machine for " LATCH_EMIT_TRIPLE " " LATCH_EMIT_CHIP);
+    return fail(&e->failure, NULL, e->loc,
+                "cannot create an LLVM target machine for " LATCH_EMIT_TRIPLE " " LATCH_EMIT_CHIP);
   e->layout = LLVMCreateTargetDataLayout(e->machine);
   return true;
 }
@@ -233,7 +236,8 @@ static bool translate_and_optimise(emitter *e) {
   if (!e->llvm_module)
     return fail(&e->failure, &e->errors, e->loc, "translating gpu.module @latch to LLVM IR failed");
   if (!LLVMGetNamedFunction(e->llvm_module, "latch_main"))
-    return fail(&e->failure, NULL, e->loc, "gpu.module @latch has no kernel @latch_main (run latch-lower-intervals first)");
+    return fail(&e->failure, NULL, e->loc,
+                "gpu.module @latch has no kernel @latch_main (run latch-lower-intervals first)");
   LLVMSetTarget(e->llvm_module, LATCH_EMIT_TRIPLE);
   LLVMSetModuleDataLayout(e->llvm_module, e->layout);
   /* libdevice's __nvvm_reflect("__CUDA_FTZ") reads this flag: no flush of denormals to zero. */

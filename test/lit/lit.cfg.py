@@ -24,3 +24,10 @@ venv_python = lit_config.params.get("venv_python")
 if venv_python:
     config.available_features.add("jax")
     config.substitutions.append(("%venv_python", venv_python))
+# ptxas (CUDA) assembles the PTX that `latch-opt --emit=ptx` writes (test/lit/emit); tests that run it say
+# REQUIRES: ptxas and call it as %ptxas.
+import shutil
+ptxas = "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else shutil.which("ptxas")
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
