@@ -21,32 +21,46 @@
  *      - `task.fused = "epilogue"` on a task.map/task.convert whose only input of rank > 0 is result 0
  *        of an anchor (the value may appear at several input positions), that value having no other
  *        user; its other inputs are rank 0 and are produced in earlier intervals. The backend must
- *        run it inside each of the anchor's tiles on the tile's output elements, after they are final
- *        (fp32 accumulation complete), reading its rank-0 inputs as broadcast scalars, and store its
- *        own results at the same element indices; the anchor's result itself need not be stored. It
- *        applies to every element of the anchor's result (also rows a grouped matmul leaves zero).
+ *        run it inside each of the anchor's tiles on the tile's output elements once they are final,
+ *        as the anchor would store them (accumulation complete, rounded to the result's dtype),
+ *        reading its rank-0 inputs as broadcast scalars, and store its own results at the same
+ *        element indices; the anchor's result itself need not be stored. It applies to every element
+ *        of the anchor's result (also rows a grouped matmul leaves zero).
  *      - `task.fused = "prologue"` on a task.map/task.convert with one result, all of whose uses are
  *        operands of one anchor (matmul a, b; grouped matmul x, w; grouped matmul weight grad x, dy;
  *        rmsnorm x, w; rmsnorm grad x, w, dy), and that is no epilogue. The backend must run it inside
  *        each of the anchor's tiles on every element of that operand as it is loaded (reading the
- *        prologue's own inputs at the same element index, rank-0 inputs as scalars), so the
- *        prologue's result is never stored; an element loaded by several tiles is recomputed by each.
+ *        prologue's own inputs at the same element index, rank-0 inputs as scalars) and give the
+ *        anchor the values the prologue would store (rounded to its result's dtype, e.g. bf16 for a
+ *        convert), so the prologue's result is never stored; an element loaded by several tiles is
+ *        recomputed by each.
  *    A fused task keeps its own `tiles` (what it would take standalone); it has no tiles of its own in
- *    the anchor's interval. A backend that does not honour `task.fused` must not run such a task as an
- *    independent task of its interval (its input is written in that same interval); an interpreter
- *    that runs the tasks of an interval one after another in block order (prologues, anchor,
- *    epilogue) is exact.
+ *    the anchor's interval. Running it as an ordinary task of that interval is wrong on a GPU: an
+ *    epilogue reads what its anchor writes in the same interval (and an anchor what its prologue
+ *    writes), with no barrier in between; a backend that does not fuse has to split the interval
+ *    there (a grid barrier between the partners). An interpreter that runs the tasks of an interval
+ *    one after another in block order (prologues, anchor, epilogue) is exact.
  *
  * 3. merge: list scheduling. Every task moves to the earliest interval after the intervals of all its
  *    producers; an anchor with its prologues and epilogue moves as one group (the group's interval is
- *    the earliest after every producer of any member). Empty intervals go, the rest are renumbered
- *    from 0 and renamed `i<N>.<kind of its first task>` (`+<M>` when M more tasks share it), the tasks
- *    of an interval in program order, a barrier between consecutive intervals. With merge=false every
- *    task keeps its interval (a fused map takes its consumer's; absorbed tasks join their anchor's;
- *    an epilogue is absorbed only if its other inputs come from earlier intervals than the anchor).
+ *    the earliest after every producer of any member, so an epilogue's rank-0 inputs are ready).
+ *    Empty intervals go, the rest are renumbered from 0 and renamed `i<N>.<kind>` after their first
+ *    task that is not a prologue or epilogue (`i<N>.<kind>+<M>` when M more tasks share the interval);
+ *    the tasks of an interval are in program order, a barrier between consecutive intervals. With
+ *    merge=false every task keeps its interval (a fused map takes its consumer's, absorbed tasks join
+ *    their anchor's, empty intervals go; an epilogue is absorbed only if its other inputs come from
+ *    intervals before the anchor's).
+ *
+ * Prologues marked before this pass (latch-memory-rules{absorbed=true} marks its recomputed copies
+ * `task.fused = "prologue"`, of any task kind, each right before its one reader) are honoured whatever
+ * the options: a marked task whose results all go to one later task joins that task's group (chains
+ * of marked tasks end in one group); a mark that cannot be honoured (several readers, a program
+ * result, or with merge=false an input not ready before that interval) is removed. Marked tasks are
+ * neither absorbed nor anchors. `task.fused = "epilogue"` marks from an earlier run are removed first
+ * and found again, so the pass can run again with the same result.
  *
  * The program gets `interval.intervals_before = N : i64` and `interval.intervals_after = M : i64`; the
- * pass prints nothing. Stale `task.fused` marks are removed first, so the pass can run again. */
+ * pass prints nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +81,8 @@
 #define FUSE_MAX_BODY_OPS 256
 /* A producer is fused into at most this many consumers. */
 #define FUSE_MAX_USERS 32
+/* Marks, during the fuse-maps step, an input reshape that a map moved behind a reshape looked through. */
+#define LOOKED_THROUGH "latch-fuse-phases.looked_through"
 
 typedef struct fuse_options {
   bool fuse_maps;
@@ -99,8 +115,9 @@ static bool is_elementwise(MlirOperation op) {
   return is_kind(op, LATCH_OP_TASK_MAP) || is_kind(op, LATCH_OP_TASK_CONVERT);
 }
 
+/* Ranked, static and of rank at most 16 (what with_element() copies). */
 static bool is_static_tensor(MlirType type) {
-  return mlirTypeIsARankedTensor(type) && mlirShapedTypeHasStaticShape(type);
+  return mlirTypeIsARankedTensor(type) && mlirShapedTypeHasStaticShape(type) && mlirShapedTypeGetRank(type) <= 16;
 }
 
 static intptr_t rank_of(MlirValue value) { return mlirShapedTypeGetRank(mlirValueGetType(value)); }
@@ -138,7 +155,7 @@ static MlirOperation defining_op(MlirValue value) {
   return mlirValueIsAOpResult(value) ? mlirOpResultGetOwner(value) : (MlirOperation){NULL};
 }
 
-/* Creates a generic op (arith, gpu) with one optional attribute; the caller inserts it. */
+/* Creates a generic op (arith, gpu) without attributes; the caller inserts it. */
 static MlirOperation make_op(const char *name, MlirLocation loc, intptr_t result_count, const MlirType *result_types,
                              intptr_t operand_count, const MlirValue *operands) {
   MlirOperationState state = mlirOperationStateGet(str(name), loc);
@@ -147,10 +164,10 @@ static MlirOperation make_op(const char *name, MlirLocation loc, intptr_t result
   return mlirOperationCreate(&state);
 }
 
-/* Copies the attributes of `from` to `to`, except the map's segment sizes, `tiles` (set anew from the
- * new op's shape) and `task.fused` (recomputed by the absorb step). */
+/* Copies the attributes of `from` to `to`, except the map's segment sizes and `tiles` (set anew from
+ * the new op's shape). */
 static void copy_attributes(MlirOperation from, MlirOperation to) {
-  static const char *const skip[] = {"operandSegmentSizes", "resultSegmentSizes", "tiles", "task.fused"};
+  static const char *const skip[] = {"operandSegmentSizes", "resultSegmentSizes", "tiles"};
   for (intptr_t i = 0, n = mlirOperationGetNumAttributes(from); i < n; ++i) {
     MlirNamedAttribute named = mlirOperationGetAttribute(from, i);
     MlirStringRef name = mlirIdentifierStr(named.name);
@@ -195,9 +212,7 @@ static const char *conversion_op(MlirType from, MlirType to) {
 
 /* ---- bodies -------------------------------------------------------------------------------------- */
 
-/* A map whose body can be inlined and rebuilt: one block, one argument per input, region-free body
- * ops, a gpu.yield with one value per output, static tensor types. Converts qualify when their
- * conversion has an arith op. */
+/* Within the map limits, at least one result, and every operand and result a static tensor. */
 static bool is_fusable_shape(MlirOperation op) {
   if (mlirOperationGetNumOperands(op) > LATCH_MAP_MAX_INPUTS || mlirOperationGetNumResults(op) > LATCH_MAP_MAX_OUTPUTS)
     return false;
@@ -210,6 +225,9 @@ static bool is_fusable_shape(MlirOperation op) {
   return mlirOperationGetNumResults(op) >= 1;
 }
 
+/* A map whose body can be inlined and rebuilt: one block, one argument per input, region-free body
+ * ops, a gpu.yield with one value per output, static tensor types. Converts qualify when their
+ * conversion has an arith op. */
 static bool is_well_formed_elementwise(MlirOperation op) {
   if (!is_fusable_shape(op))
     return false;
@@ -596,6 +614,8 @@ static bool move_behind_reshape(fuser *f, MlirOperation producer) {
   intptr_t input_count = mlirOperationGetNumOperands(producer);
   MlirValue inputs[LATCH_MAP_MAX_INPUTS];
   intptr_t fresh = -1; /* the input that needs a new reshape */
+  MlirOperation folded[LATCH_MAP_MAX_INPUTS]; /* input reshapes looked through */
+  intptr_t folded_count = 0;
   for (intptr_t k = 0; k < input_count; ++k) {
     MlirValue input = mlirOperationGetOperand(producer, k);
     inputs[k] = input;
@@ -607,6 +627,7 @@ static bool move_behind_reshape(fuser *f, MlirOperation producer) {
     if (!mlirOperationIsNull(def) && is_kind(def, LATCH_OP_TASK_RESHAPE) &&
         mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(def, 0)), with_element(target, element_of(input)))) {
       inputs[k] = mlirOperationGetOperand(def, 0);
+      folded[folded_count++] = def;
       continue;
     }
     intptr_t earlier = -1;
@@ -671,8 +692,22 @@ static bool move_behind_reshape(fuser *f, MlirOperation producer) {
   copy_attributes(producer, moved);
   replace_op(reshape, moved);
   mlirOperationDestroy(producer);
-  (void)context;
+  /* An input reshape looked through goes at the end of the step if nothing uses it then (reshapes are
+   * pure); it is only marked now, since the sweep of fuse_maps() may stand on it. */
+  for (intptr_t k = 0; k < folded_count; ++k)
+    mlirOperationSetAttributeByName(folded[k], str(LOOKED_THROUGH), mlirUnitAttrGet(context));
   return true;
+}
+
+/* Removes the reshapes that move_behind_reshape() looked through and that nothing uses any more. */
+static void erase_looked_through(MlirBlock block) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(block), next; !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    if (!mlirOperationRemoveAttributeByName(op, str(LOOKED_THROUGH)))
+      continue;
+    if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))))
+      mlirOperationDestroy(op);
+  }
 }
 
 /* Sweeps the block until nothing more fuses. */
@@ -693,10 +728,20 @@ static bool fuse_maps(MlirBlock block) {
       op = mlirOperationGetNextInBlock(op);
     }
   }
+  erase_looked_through(block);
   return !f.failed;
 }
 
 /* ---- step 2: absorb ------------------------------------------------------------------------------- */
+
+static bool has_fused_mark(MlirOperation op) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("task.fused")));
+}
+
+static bool is_prologue_mark(MlirOperation op) {
+  MlirStringRef mark = latch_attr_string(op, "task.fused");
+  return mark.length == 8 && memcmp(mark.data, "prologue", 8) == 0;
+}
 
 enum { ROLE_NONE, ROLE_PROLOGUE, ROLE_EPILOGUE };
 
@@ -742,7 +787,7 @@ static long epilogue_anchor(const placement *p, MlirOperation op, bool check_int
     return -1;
   MlirOperation anchor = defining_op(full);
   unsigned unused;
-  if (mlirOperationIsNull(anchor) || !anchor_kind(anchor, &unused) || !is_result_of(full, anchor, NULL) ||
+  if (mlirOperationIsNull(anchor) || !anchor_kind(anchor, &unused) || has_fused_mark(anchor) ||
       mlirOpResultGetResultNumber(full) != 0)
     return -1;
   for (MlirOpOperand use = mlirValueGetFirstUse(full); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
@@ -774,7 +819,7 @@ static long prologue_anchor(const placement *p, MlirOperation op) {
     MlirOperation owner = mlirOpOperandGetOwner(use);
     if (mlirOperationIsNull(anchor)) {
       anchor = owner;
-      if (!anchor_kind(anchor, &allowed))
+      if (!anchor_kind(anchor, &allowed) || has_fused_mark(anchor))
         return -1;
     } else if (!mlirOperationEqual(anchor, owner)) {
       return -1;
@@ -793,7 +838,7 @@ static void absorb(placement *p, bool check_intervals) {
   MlirContext context = mlirOperationGetContext(p->schedule.program);
   for (size_t i = 0; i < p->schedule.count; ++i) {
     MlirOperation op = p->schedule.ops[i];
-    if (!is_elementwise(op) || p->schedule.interval[i] < 0)
+    if (!is_elementwise(op) || p->schedule.interval[i] < 0 || has_fused_mark(op))
       continue;
     long anchor = epilogue_anchor(p, op, check_intervals);
     int role = ROLE_EPILOGUE;
@@ -807,6 +852,43 @@ static void absorb(placement *p, bool check_intervals) {
     p->group[i] = anchor;
     mlirOperationSetAttributeByName(op, str("task.fused"),
                                     latch_attr_get_string(context, role == ROLE_EPILOGUE ? "epilogue" : "prologue"));
+  }
+}
+
+/* The one task of the program that reads the results of `op` (every use is by it), or -1. */
+static long single_reader(const placement *p, MlirOperation op) {
+  MlirOperation reader = {NULL};
+  for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r)
+    for (MlirOpOperand use = mlirValueGetFirstUse(mlirOperationGetResult(op, r)); !mlirOpOperandIsNull(use);
+         use = mlirOpOperandGetNextUse(use)) {
+      MlirOperation owner = mlirOpOperandGetOwner(use);
+      if (!mlirOperationIsNull(reader) && !mlirOperationEqual(reader, owner))
+        return -1;
+      reader = owner;
+    }
+  if (mlirOperationIsNull(reader) || !latch_op_is_task(reader))
+    return -1;
+  return latch_schedule_index_of(&p->schedule, reader);
+}
+
+/* Prologues marked before this pass join the group of their one reader (see the file comment). In
+ * reverse program order, so that a reader's group is final when its prologue is seen. */
+static void honour_prologues(placement *p, bool check_intervals) {
+  for (size_t i = p->schedule.count; i-- > 0;) {
+    MlirOperation op = p->schedule.ops[i];
+    if (!latch_op_is_task(op) || p->role[i] != ROLE_NONE || !is_prologue_mark(op))
+      continue;
+    long reader = single_reader(p, op);
+    long root = reader > (long)i ? p->group[reader] : -1;
+    for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); root >= 0 && check_intervals && k < n; ++k)
+      if (latch_schedule_interval_of(&p->schedule, mlirOperationGetOperand(op, k)) >= p->schedule.interval[root])
+        root = -1;
+    if (root < 0) {
+      mlirOperationRemoveAttributeByName(op, str("task.fused"));
+      continue;
+    }
+    p->role[i] = ROLE_PROLOGUE;
+    p->group[i] = root;
   }
 }
 
@@ -909,9 +991,11 @@ static int emit_intervals(placement *p) {
       max = p->interval[i];
   int *dense = malloc(sizeof(int) * (size_t)(max + 2));
   size_t *order = malloc(sizeof(size_t) * (count ? count : 1));
-  if (!dense || !order) {
+  size_t *start = calloc((size_t)max + 2, sizeof(size_t));
+  if (!dense || !order || !start) {
     free(dense);
     free(order);
+    free(start);
     fail(p->schedule.program, "out of memory");
     return -1;
   }
@@ -925,17 +1009,25 @@ static int emit_intervals(placement *p) {
     if (dense[k] == 0)
       dense[k] = intervals++;
   /* Tasks by (interval, program order): a stable counting sort. */
-  size_t filled = 0;
+  for (size_t i = 0; i < count; ++i)
+    if (latch_op_is_task(p->schedule.ops[i]))
+      start[dense[p->interval[i]] + 1]++;
   for (int k = 0; k < intervals; ++k)
-    for (size_t i = 0; i < count; ++i)
-      if (latch_op_is_task(p->schedule.ops[i]) && dense[p->interval[i]] == k)
-        order[filled++] = i;
+    start[k + 1] += start[k];
+  size_t filled = start[intervals];
+  for (size_t i = 0; i < count; ++i)
+    if (latch_op_is_task(p->schedule.ops[i]))
+      order[start[dense[p->interval[i]]]++] = i;
   size_t at = 0;
   for (int k = 0; k < intervals; ++k) {
     size_t first = at;
     while (at < filled && dense[p->interval[order[at]]] == k)
       at++;
+    /* Named after its first task that is not a prologue or epilogue. */
     MlirOperation head = p->schedule.ops[order[first]];
+    for (size_t j = at; j-- > first;)
+      if (p->role[order[j]] == ROLE_NONE)
+        head = p->schedule.ops[order[j]];
     MlirStringRef kind = mlirIdentifierStr(mlirOperationGetName(head));
     char name[128];
     if (at - first > 1)
@@ -952,6 +1044,7 @@ static int emit_intervals(placement *p) {
   }
   free(dense);
   free(order);
+  free(start);
   return intervals;
 }
 
@@ -989,7 +1082,8 @@ static MlirLogicalResult fuse_program(MlirOperation program, const fuse_options 
     return mlirLogicalResultFailure();
   int intervals_before = before.interval_count;
   for (size_t i = 0; i < before.count; ++i)
-    mlirOperationRemoveAttributeByName(before.ops[i], str("task.fused"));
+    if (has_fused_mark(before.ops[i]) && !is_prologue_mark(before.ops[i]))
+      mlirOperationRemoveAttributeByName(before.ops[i], str("task.fused"));
   latch_schedule_deinitialize(&before);
 
   if (options->fuse_maps && !fuse_maps(block)) {
@@ -1012,6 +1106,8 @@ static MlirLogicalResult fuse_program(MlirOperation program, const fuse_options 
     p.group[i] = (long)i;
   if (ok && options->absorb)
     absorb(&p, !options->merge);
+  if (ok)
+    honour_prologues(&p, !options->merge);
   if (ok) {
     if (options->merge)
       ok = place_asap(&p);
