@@ -117,6 +117,10 @@ typedef struct lowered_task {
   char function[MAX_SYMBOL]; /* the device function's symbol */
   int64_t tiles;
   int interval;
+  /* Within its interval: 0, or one more than the wave of any task of the same interval whose result it
+   * reads (fused prologues and epilogues share their partner's interval; version 1 runs them as tasks of
+   * their own, so a grid barrier separates the waves). */
+  int wave;
 } lowered_task;
 
 typedef struct lowerer {
@@ -128,6 +132,7 @@ typedef struct lowerer {
   size_t task_count;
   MlirOperation *markers; /* the interval.interval op of each interval */
   int64_t *interval_tiles;
+  int *interval_waves; /* waves per interval */
   int interval_count;
   int errors;
 } lowerer;
@@ -212,7 +217,8 @@ static bool read_program(lowerer *l) {
   l->tasks = calloc(s->count + 1, sizeof(*l->tasks));
   l->markers = calloc((size_t)s->interval_count + 1, sizeof(*l->markers));
   l->interval_tiles = calloc((size_t)s->interval_count + 1, sizeof(*l->interval_tiles));
-  if (!l->tasks || !l->markers || !l->interval_tiles) {
+  l->interval_waves = calloc((size_t)s->interval_count + 1, sizeof(*l->interval_waves));
+  if (!l->tasks || !l->markers || !l->interval_tiles || !l->interval_waves) {
     report(l, l->program, "out of memory");
     return false;
   }
@@ -231,6 +237,18 @@ static bool read_program(lowerer *l) {
     lowered_task *task = &l->tasks[l->task_count];
     task->op = op;
     task->interval = s->interval[i];
+    task->wave = 0;
+    for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n; ++k) {
+      MlirValue operand = mlirOperationGetOperand(op, k);
+      if (mlirValueIsABlockArgument(operand) || latch_schedule_interval_of(s, operand) != task->interval)
+        continue;
+      MlirOperation producer = mlirOpResultGetOwner(operand);
+      for (size_t j = 0; j < l->task_count; ++j)
+        if (mlirOperationEqual(l->tasks[j].op, producer) && l->tasks[j].wave + 1 > task->wave)
+          task->wave = l->tasks[j].wave + 1;
+    }
+    if (task->wave + 1 > l->interval_waves[task->interval])
+      l->interval_waves[task->interval] = task->wave + 1;
     MlirAttribute tiles = mlirOperationGetAttributeByName(op, str("tiles"));
     if (mlirAttributeIsNull(tiles) || !mlirAttributeIsAInteger(tiles)) {
       report(l, op, "task has no integer `tiles` attribute (latch-form-intervals sets it)");
@@ -291,9 +309,12 @@ static void write_trace(writer *w, const char *indent, const char *guard, int in
 
 /* for (t = blockIdx.x; t < total; t += gridDim.x): the task whose prefix-sum range holds t runs tile
  * t - start. Tasks of zero tiles are never chosen. */
-static void write_tile_loop(writer *w, const lowerer *l, int interval) {
+static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave) {
   text *t = w->t;
-  int64_t total = l->interval_tiles[interval];
+  int64_t total = 0;
+  for (size_t i = 0; i < l->task_count; ++i)
+    if (l->tasks[i].interval == interval && l->tasks[i].wave == wave)
+      total += l->tasks[i].tiles;
   if (total == 0)
     return;
   int total_value = fresh(w), tile = fresh(w);
@@ -301,13 +322,13 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval) {
   put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
   size_t last = 0;
   for (size_t i = 0; i < l->task_count; ++i)
-    if (l->tasks[i].interval == interval && l->tasks[i].tiles > 0)
+    if (l->tasks[i].interval == interval && l->tasks[i].wave == wave && l->tasks[i].tiles > 0)
       last = i;
   int64_t start = 0;
   size_t open = 0;
   for (size_t i = 0; i < l->task_count; ++i) {
     const lowered_task *task = &l->tasks[i];
-    if (task->interval != interval || task->tiles == 0)
+    if (task->interval != interval || task->wave != wave || task->tiles == 0)
       continue;
     int local = tile;
     if (i != last) {
@@ -337,12 +358,13 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval) {
 /* docs/device-abi.md "Grid barrier": bar.sync; thread 0 fences (release at gpu scope), adds 1 to the
  * counter (monotonic), computes the count that ends this barrier and spins on an acquire load; bar.sync.
  * The fence is explicit because NVPTX prints an acq_rel atomicrmw without ordering. */
-static void write_barrier(writer *w, int interval) {
+static void write_barrier(writer *w, int interval, bool trace) {
   text *t = w->t;
   int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w), seen = fresh(w), wait = fresh(w);
   put(t, "    nvvm.barrier0\n");
   put(t, "    scf.if %%leader {\n");
-  write_trace(w, "      ", "%tracing", interval, 1, 1);
+  if (trace)
+    write_trace(w, "      ", "%tracing", interval, 1, 1);
   put(t, "      llvm.fence syncscope(\"device\") release\n");
   put(t, "      %%v%d = llvm.atomicrmw add %%counter, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
       old);
@@ -394,9 +416,13 @@ static void write_kernel(const lowerer *l, text *t) {
   put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
   for (int i = 0; i < l->interval_count; ++i) {
     write_trace(&w, "    ", "%trace_leader", i, 0, 1);
-    write_tile_loop(&w, l, i);
+    for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
+      if (wave > 0)
+        write_barrier(&w, i, false);
+      write_tile_loop(&w, l, i, wave);
+    }
     if (i + 1 < l->interval_count) {
-      write_barrier(&w, i);
+      write_barrier(&w, i, true);
       write_trace(&w, "    ", "%trace_leader", i, 2, 1);
     } else {
       /* The last interval has no grid barrier: its tiles are done when the CTA's threads are. */
@@ -664,6 +690,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   free(l.tasks);
   free(l.markers);
   free(l.interval_tiles);
+  free(l.interval_waves);
   return l.errors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }
 
