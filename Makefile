@@ -5,7 +5,7 @@
 #   make check-asan  the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 
 LLVM_BIN     := /usr/lib/llvm-22/bin
-DEB_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake
+DEB_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake python3-venv
 BUILD        ?= build
 BUILD_ASAN   ?= build-asan
 JOBS         ?= $(shell nproc 2>/dev/null || echo 2)
