@@ -1,7 +1,11 @@
 /* interp.c - runs task programs op by op (see interp.h). Each function call has its own environment
- * (MlirValue -> tensor or scalar); a tensor is freed right after the last op of the body that uses it. */
+ * (MlirValue -> tensor or scalar); a tensor is freed right after the last op of the body that uses it.
+ * An interval.program with an arena plan keeps its bound values in one byte arena instead (see "The
+ * byte arena" below and docs/interp.md). */
 #include "interp.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +16,7 @@
 #include "mlir-c/Diagnostics.h"
 
 #include "../dialects/ops.h"
+#include "../dialects/schedule.h"
 #include "../support/init.h"
 #include "kernels.h"
 #include "scalar.h"
@@ -69,6 +74,29 @@ MlirOperation latch_interp_find_func(MlirOperation module, MlirStringRef name) {
   return (MlirOperation){NULL};
 }
 
+bool latch_interp_is_program(MlirOperation op) {
+  return !mlirOperationIsNull(op) && latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM;
+}
+
+MlirOperation latch_interp_find_entry(MlirOperation module, MlirStringRef name) {
+  MlirOperation func = latch_interp_find_func(module, name);
+  if (!mlirOperationIsNull(func))
+    return func;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  if (mlirBlockIsNull(body))
+    return (MlirOperation){NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (!latch_interp_is_program(op))
+      continue;
+    MlirAttribute symbol = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+    if (!mlirAttributeIsNull(symbol) && mlirAttributeIsAString(symbol) &&
+        string_ref_equals(mlirStringAttrGetValue(symbol), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
 MlirAttribute latch_func_arg_attr(MlirOperation func, intptr_t index, const char *name) {
   MlirAttribute all = mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("arg_attrs"));
   if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) || index >= mlirArrayAttrGetNumElements(all))
@@ -109,7 +137,10 @@ typedef struct binding {
   bool is_scalar;
   latch_scalar scalar;
   latch_scalar_type scalar_type;
+  size_t arena_value; /* 1 + its index in the arena's values when the value lives in the arena; 0: not */
 } binding;
+
+typedef struct arena_state arena_state;
 
 typedef struct frame {
   binding *slots;
@@ -117,6 +148,7 @@ typedef struct frame {
   const latch_interp_options *options;
   MlirOperation func;
   int depth;
+  arena_state *arena; /* NULL: no arena (a func.func, a program without a plan, or ignore_arena) */
 } frame;
 
 static size_t hash_pointer(const void *p) {
@@ -160,17 +192,32 @@ static binding *frame_slot(frame *f, const void *key, bool insert) {
   return &f->slots[j];
 }
 
+static void arena_free(arena_state *a);
+
 static void frame_deinitialize(frame *f) {
   for (size_t i = 0; i < f->capacity; ++i)
     latch_tensor_free(f->slots[i].tensor);
   free(f->slots);
   f->slots = NULL;
   f->capacity = f->count = 0;
+  arena_free(f->arena);
+  f->arena = NULL;
 }
 
-static latch_tensor *frame_tensor(frame *f, MlirValue value) {
+static latch_tensor *arena_load(frame *f, size_t index, MlirOperation reader, int operand);
+
+/* The tensor of `value` for one use, as operand `operand` of `user` (the gpu.yield for a result):
+ * the frame's own tensor, or, for a value that lives in the arena, a new tensor read from the arena's
+ * bytes at this use, returned in *temp too (the caller frees it after the use). NULL when the frame
+ * holds no tensor for `value` (or memory ran out reading it). */
+static latch_tensor *frame_use(frame *f, MlirValue value, MlirOperation user, int operand, latch_tensor **temp) {
+  *temp = NULL;
   binding *b = frame_slot(f, value.ptr, false);
-  return b && !b->is_scalar ? b->tensor : NULL;
+  if (!b || b->is_scalar)
+    return NULL;
+  if (f->arena && b->arena_value && !b->tensor)
+    return *temp = arena_load(f, b->arena_value - 1, user, operand);
+  return b->tensor;
 }
 
 static bool scalar_lookup(MlirValue value, latch_scalar *out_value, latch_scalar_type *out_type, void *user_data) {
@@ -221,6 +268,359 @@ static MlirWalkResult visit_uses(MlirOperation op, void *user_data) {
     }
   }
   return MlirWalkResultAdvance;
+}
+
+/* ---- The byte arena of a planned interval.program (docs/interp.md) ----
+ *
+ * One arena of the plan's `size` bytes. The interpreter computes in fp64 while the plan sizes tensors by
+ * their declared dtype, so the arena's bytes are a shadow: each byte holds one fp64 number (`cells`) and
+ * the value that last wrote it (`owner`). Storing element e of a bound value (dtype size s, at arena byte
+ * q = slot offset + bind offset + e s) puts the element's fp64 value into the s cells q .. q+s-1 and marks
+ * them as that value's. Reading element e back returns the cells' number when all s cells hold the same
+ * bits (as they do when nothing else wrote there, and also when one element of another value of the same
+ * size overwrote them all: the read then returns that value, as real memory would), and NaN when they
+ * differ (a partial overwrite). i32 elements are stored the same way (exact in a double). An element
+ * read from cells that one value of the other kind wrote is reinterpreted as memory would: an i32 read of
+ * a float's cells gives the bits of that float as an f32, a float read of an i32's cells the f32 whose
+ * bits that i32 is (a partial overwrite of an i32 reads the bits of an f32 NaN). A correct plan thus gives
+ * every read exactly the fp64 value its writer computed (bitwise the results of a run without the plan,
+ * in every --emulate mode: values are rounded before they are stored), and a write over bytes that a
+ * value still to be read occupies changes that value when it is read. Besides the reinterpretation, the
+ * owners serve the report: a read of bytes that another value wrote is a corrupt read, and a write over
+ * bytes of a value that a later op (or another task of the same interval) still reads is a live
+ * overwrite. */
+
+typedef struct arena_value {
+  MlirValue value;
+  int64_t offset; /* the arena byte of element 0: the slot's offset plus the bind's */
+  int element_size;
+  latch_dtype dtype;
+  int rank;
+  int64_t shape[LATCH_MAX_RANK];
+  int64_t count;
+  long checked_at;          /* the op index of the last liveness question (LONG_MIN: none) */
+  MlirOperation still_read; /* its answer */
+} arena_value;
+
+struct arena_state {
+  MlirBlock body;
+  int64_t size;
+  double *cells;
+  uint32_t *owner; /* 1 + the index of the value in `values` that wrote the byte last; 0: never written */
+  arena_value *values;
+  size_t count, capacity;
+  latch_schedule schedule;
+  bool has_schedule;
+  latch_interp_arena_report *report;
+  latch_interp_arena_report local; /* the report when the caller asked for none */
+};
+
+/* The arena keeps this many bytes of shadow per arena byte; arenas above this size are refused. */
+#define ARENA_SHADOW_BYTES (sizeof(double) + sizeof(uint32_t))
+#define ARENA_MAX_BYTES ((int64_t)1 << 32)
+
+static int dtype_size(latch_dtype dtype) {
+  switch (dtype) {
+  case LATCH_DTYPE_F32: return 4;
+  case LATCH_DTYPE_BF16: return 2;
+  case LATCH_DTYPE_F64: return 8;
+  case LATCH_DTYPE_I32: return 4;
+  }
+  return 4;
+}
+
+static void arena_free(arena_state *a) {
+  if (!a)
+    return;
+  free(a->cells);
+  free(a->owner);
+  free(a->values);
+  if (a->has_schedule)
+    latch_schedule_deinitialize(&a->schedule);
+  free(a);
+}
+
+static bool is_arena_op(MlirOperation op) {
+  latch_op_kind kind = latch_op_kind_of(op);
+  return kind == LATCH_OP_ARENA_ARENA || kind == LATCH_OP_ARENA_SLOT || kind == LATCH_OP_ARENA_BIND ||
+         kind == LATCH_OP_ARENA_VIEW;
+}
+
+/* The op of `body` that holds `op` (op itself, or the op whose region holds it); null when none does. */
+static MlirOperation top_level_op(MlirBlock body, MlirOperation op) {
+  while (!mlirOperationIsNull(op) && !mlirBlockEqual(mlirOperationGetBlock(op), body))
+    op = mlirOperationGetParentOperation(op);
+  return op;
+}
+
+/* Reads the plan of `program` (body `body`) when it has one: an arena, and for every arena.bind the arena
+ * bytes of its value, marked in the value's binding. Leaves f->arena NULL when there is no arena.arena. */
+static bool arena_plan(frame *f, MlirOperation program, MlirBlock body) {
+  MlirOperation arena_op = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (latch_op_kind_of(op) != LATCH_OP_ARENA_ARENA)
+      continue;
+    if (!mlirOperationIsNull(arena_op))
+      return op_error(op, "is a second arena of the program; latch-interp runs a plan of one arena");
+    arena_op = op;
+  }
+  if (mlirOperationIsNull(arena_op))
+    return true;
+  int64_t size = latch_arena_size(arena_op);
+  if (size < 0 || size > ARENA_MAX_BYTES)
+    return op_error(arena_op, "has size %lld; latch-interp runs arenas of 0 to %lld bytes", (long long)size,
+                    (long long)ARENA_MAX_BYTES);
+  arena_state *a = calloc(1, sizeof(*a));
+  if (!a)
+    return op_error(arena_op, "cannot run: out of memory");
+  f->arena = a;
+  a->body = body;
+  a->size = size;
+  a->report = f->options->arena_report ? f->options->arena_report : &a->local;
+  a->cells = calloc((size_t)size + 1, sizeof(double));
+  a->owner = calloc((size_t)size + 1, sizeof(uint32_t));
+  if (!a->cells || !a->owner)
+    return op_error(arena_op, "cannot run: out of memory for an arena of %lld bytes (latch-interp keeps %d "
+                    "bytes of shadow per arena byte)", (long long)size, (int)ARENA_SHADOW_BYTES);
+  if (!latch_schedule_initialize(&a->schedule, program))
+    return op_error(program, "cannot run its arena plan: the program's intervals are malformed");
+  a->has_schedule = true;
+  MlirValue buffer = latch_arena_buffer_result(arena_op);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (latch_op_kind_of(op) != LATCH_OP_ARENA_BIND)
+      continue;
+    if (mlirOperationGetNumOperands(op) != 2)
+      return op_error(op, "needs a value and a slot");
+    MlirValue slot_value = latch_bind_slot(op), value = latch_bind_value(op);
+    MlirOperation slot = mlirValueIsAOpResult(slot_value) ? mlirOpResultGetOwner(slot_value) : (MlirOperation){NULL};
+    if (mlirOperationIsNull(slot) || latch_op_kind_of(slot) != LATCH_OP_ARENA_SLOT ||
+        mlirOperationGetNumOperands(slot) != 1 || !mlirValueEqual(latch_slot_arena(slot), buffer))
+      return op_error(op, "binds to something that is not an arena.slot of the program's arena");
+    bool defined_here = mlirValueIsABlockArgument(value)
+                            ? mlirBlockEqual(mlirBlockArgumentGetOwner(value), body)
+                            : mlirBlockEqual(mlirOperationGetBlock(mlirOpResultGetOwner(value)), body);
+    if (!defined_here)
+      return op_error(op, "binds a value that the program's block does not define");
+    arena_value v = {.value = value, .checked_at = LONG_MIN};
+    if (!latch_tensor_type_read(mlirValueGetType(value), &v.dtype, &v.rank, v.shape))
+      return op_error(op, "binds a value that is not a static tensor of f32, bf16, f64 or i32 (rank <= %d)",
+                      LATCH_MAX_RANK);
+    v.count = latch_shape_count(v.rank, v.shape);
+    v.element_size = dtype_size(v.dtype);
+    int64_t slot_offset = latch_slot_offset(slot), bind_offset = latch_bind_offset(op);
+    v.offset = slot_offset + bind_offset;
+    if (v.count < 0 || slot_offset < 0 || bind_offset < 0 || v.offset > size ||
+        v.count > (size - v.offset) / v.element_size)
+      return op_error(op, "puts %lld bytes at arena byte %lld (slot offset %lld + bind offset %lld), outside "
+                      "the arena of %lld bytes", (long long)(v.count < 0 ? -1 : v.count * v.element_size),
+                      (long long)v.offset, (long long)slot_offset, (long long)bind_offset, (long long)size);
+    binding *b = frame_slot(f, value.ptr, true);
+    if (!b)
+      return op_error(op, "cannot run: out of memory");
+    if (b->arena_value)
+      return op_error(op, "binds a value that an earlier arena.bind already bound");
+    if (a->count == a->capacity) {
+      size_t capacity = a->capacity ? a->capacity * 2 : 64;
+      arena_value *values = realloc(a->values, capacity * sizeof(*values));
+      if (!values || capacity >= UINT32_MAX)
+        return op_error(op, "cannot run: out of memory");
+      a->values = values;
+      a->capacity = capacity;
+    }
+    a->values[a->count++] = v;
+    b->arena_value = a->count;
+  }
+  a->report->runs++;
+  a->report->arena_bytes = size;
+  a->report->values_bound = (int64_t)a->count;
+  return true;
+}
+
+/* The op index of `op` in the schedule (-1 for none: the program's arguments are written before op 0). */
+static long arena_op_index(const arena_state *a, MlirOperation op) {
+  return mlirOperationIsNull(op) ? -1 : latch_schedule_index_of(&a->schedule, op);
+}
+
+/* An op that still reads `v` when op `index` (`writer`; index -1: the start of the program) writes over
+ * its bytes: a later op (the gpu.yield for a result), or another task of the writer's interval, which
+ * may run at the same time on the device; null when there is none. */
+static MlirOperation arena_still_read(arena_state *a, arena_value *v, long index, MlirOperation writer) {
+  if (v->checked_at == index)
+    return v->still_read;
+  int interval = index >= 0 ? a->schedule.interval[index] : -1;
+  MlirOperation terminator = mlirBlockGetTerminator(a->body), found = {NULL};
+  for (MlirOpOperand use = mlirValueGetFirstUse(v->value); !mlirOpOperandIsNull(use);
+       use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation reader = top_level_op(a->body, mlirOpOperandGetOwner(use));
+    if (mlirOperationIsNull(reader) || is_arena_op(reader) ||
+        (!mlirOperationIsNull(writer) && mlirOperationEqual(reader, writer)))
+      continue;
+    long at;
+    int reader_interval;
+    if (!mlirOperationIsNull(terminator) && mlirOperationEqual(reader, terminator)) {
+      at = (long)a->schedule.count;
+      reader_interval = a->schedule.interval_count;
+    } else {
+      at = latch_schedule_index_of(&a->schedule, reader);
+      if (at < 0)
+        continue;
+      reader_interval = a->schedule.interval[at];
+    }
+    if (at > index || (interval >= 0 && reader_interval == interval)) {
+      found = reader;
+      break;
+    }
+  }
+  v->checked_at = index;
+  v->still_read = found;
+  return found;
+}
+
+/* Stores tensor `t` (of the value's dtype and shape) at the arena bytes of value `index`, as written by
+ * `writer` (null: the program's start). */
+static void arena_store(frame *f, size_t index, const latch_tensor *t, MlirOperation writer) {
+  arena_state *a = f->arena;
+  arena_value *v = &a->values[index];
+  uint32_t tag = (uint32_t)index + 1;
+  long at = arena_op_index(a, writer);
+  int size = v->element_size;
+  latch_interp_arena_report *r = a->report;
+  for (int64_t e = 0; e < v->count; ++e) {
+    double x = t->f ? t->f[e] : (double)t->i[e];
+    int64_t base = v->offset + e * size;
+    for (int c = 0; c < size; ++c) {
+      uint32_t old = a->owner[base + c];
+      if (old && old != tag) {
+        arena_value *victim = &a->values[old - 1];
+        MlirOperation reader = arena_still_read(a, victim, at, writer);
+        if (!mlirOperationIsNull(reader)) {
+          if (r->live_overwrites++ == 0) {
+            r->overwrite_writer = v->value;
+            r->overwrite_victim = victim->value;
+            r->overwrite_reader = reader;
+            r->overwrite_byte = base + c;
+          }
+        }
+      }
+      a->cells[base + c] = x;
+      a->owner[base + c] = tag;
+    }
+  }
+  r->element_writes += v->count;
+}
+
+/* The bits of `x` as an f32, read as an i32 (what memory holding that f32 reads as an i32). */
+static int32_t f32_bits(double x) {
+  float narrow = (float)x;
+  int32_t bits;
+  memcpy(&bits, &narrow, sizeof(bits));
+  return bits;
+}
+
+/* The f32 whose bits are the i32 `x`. */
+static double bits_f32(double x) {
+  int32_t bits = (int32_t)x;
+  float value;
+  memcpy(&value, &bits, sizeof(value));
+  return (double)value;
+}
+
+/* Reads value `index` from the arena, at its use as operand `operand` of `reader`. NULL (after an error)
+ * when memory runs out. */
+static latch_tensor *arena_load(frame *f, size_t index, MlirOperation reader, int operand) {
+  arena_state *a = f->arena;
+  arena_value *v = &a->values[index];
+  latch_tensor *t = latch_tensor_allocate(v->dtype, v->rank, v->shape);
+  if (!t) {
+    op_error(reader, "cannot run: out of memory");
+    return NULL;
+  }
+  uint32_t tag = (uint32_t)index + 1;
+  int size = v->element_size;
+  latch_interp_arena_report *r = a->report;
+  for (int64_t e = 0; e < v->count; ++e) {
+    int64_t base = v->offset + e * size;
+    const double *cells = a->cells + base;
+    const uint32_t *owner = a->owner + base;
+    bool own = true, same = true;
+    int foreign = -1;
+    for (int c = 0; c < size; ++c) {
+      if (owner[c] != tag && foreign < 0)
+        foreign = c;
+      own = own && owner[c] == tag;
+      same = same && memcmp(&cells[c], &cells[0], sizeof(double)) == 0;
+    }
+    double x = same ? cells[0] : NAN;
+    /* The kind the cells were written as: this value's, or the one other value's that wrote them all. */
+    bool written_as_int = !t->f;
+    if (!own) {
+      uint32_t other = owner[foreign];
+      bool one_writer = other != 0;
+      for (int c = 0; c < size; ++c)
+        one_writer = one_writer && owner[c] == other;
+      if (one_writer)
+        written_as_int = a->values[other - 1].dtype == LATCH_DTYPE_I32;
+      if (r->corrupt_reads++ == 0) {
+        r->corrupt_reader = reader;
+        r->corrupt_operand = operand;
+        r->corrupt_value = v->value;
+        r->corrupt_overwriter = one_writer ? a->values[other - 1].value : (MlirValue){NULL};
+        r->corrupt_byte = base + foreign;
+      }
+    }
+    if (t->f)
+      t->f[e] = same && written_as_int ? bits_f32(x) : x;
+    else
+      t->i[e] = same && written_as_int ? (int32_t)x : f32_bits(x);
+  }
+  r->element_reads += v->count;
+  return t;
+}
+
+/* After `op` ran: its results that the plan binds go into the arena (and their tensors away); a
+ * task.adamw's results are also written over its p, m and v operands when those are program arguments,
+ * as on the device (docs/device-abi.md), so that a later reader of such an argument sees the update. */
+static bool arena_after_op(frame *f, MlirOperation op) {
+  for (intptr_t k = 0, n = mlirOperationGetNumResults(op); k < n; ++k) {
+    binding *b = frame_slot(f, mlirOperationGetResult(op, k).ptr, false);
+    if (!b || !b->arena_value || !b->tensor)
+      continue;
+    arena_store(f, b->arena_value - 1, b->tensor, op);
+    latch_tensor_free(b->tensor);
+    b->tensor = NULL;
+  }
+  if (latch_op_kind_of(op) != LATCH_OP_TASK_ADAMW || mlirOperationGetNumResults(op) != 3 ||
+      mlirOperationGetNumOperands(op) != 5)
+    return true;
+  static const int aliased[3] = {0, 2, 3}; /* p, m, v */
+  for (int k = 0; k < 3; ++k) {
+    MlirValue target = mlirOperationGetOperand(op, aliased[k]);
+    if (!mlirValueIsABlockArgument(target) || !mlirBlockEqual(mlirBlockArgumentGetOwner(target), f->arena->body))
+      continue;
+    binding *b = frame_slot(f, target.ptr, false);
+    if (!b || b->is_scalar || (!b->tensor && !b->arena_value))
+      continue; /* already dead */
+    latch_tensor *temp = NULL;
+    latch_tensor *result = frame_use(f, mlirOperationGetResult(op, k), op, -1, &temp);
+    if (!result) {
+      latch_tensor_free(temp);
+      return op_error(op, "result %d is not a tensor value the interpreter holds", k);
+    }
+    if (b->arena_value && !b->tensor) {
+      if (f->arena->values[b->arena_value - 1].count == result->count &&
+          f->arena->values[b->arena_value - 1].dtype == result->dtype)
+        arena_store(f, b->arena_value - 1, result, op);
+    } else if (b->tensor && b->tensor->dtype == result->dtype && b->tensor->count == result->count) {
+      if (result->f)
+        memcpy(b->tensor->f, result->f, (size_t)result->count * sizeof(double));
+      else
+        memcpy(b->tensor->i, result->i, (size_t)result->count * sizeof(int32_t));
+    }
+    latch_tensor_free(temp);
+  }
+  return true;
 }
 
 /* ---- Ops ---- */
@@ -443,12 +843,13 @@ static bool run_task_kernel(frame *f, MlirOperation op, latch_op_kind kind, latc
 static bool run_task_op(frame *f, MlirOperation op, latch_op_kind kind) {
   intptr_t n_in = mlirOperationGetNumOperands(op), n_out = mlirOperationGetNumResults(op);
   latch_tensor **in = calloc((size_t)n_in + 1, sizeof(*in));
+  latch_tensor **temps = calloc((size_t)n_in + 1, sizeof(*temps)); /* operands read from the arena */
   latch_tensor **out = calloc((size_t)n_out + 1, sizeof(*out));
-  bool ok = in && out;
+  bool ok = in && temps && out;
   if (!ok)
     op_error(op, "cannot run: out of memory");
   for (intptr_t k = 0; ok && k < n_in; ++k) {
-    in[k] = frame_tensor(f, mlirOperationGetOperand(op, k));
+    in[k] = frame_use(f, mlirOperationGetOperand(op, k), op, (int)k, &temps[k]);
     if (!in[k])
       ok = op_error(op, "operand %d is not a tensor value the interpreter holds", (int)k);
   }
@@ -468,6 +869,9 @@ static bool run_task_op(frame *f, MlirOperation op, latch_op_kind kind) {
       latch_tensor_free(out[k]);
     }
   }
+  for (intptr_t k = 0; temps && k < n_in; ++k)
+    latch_tensor_free(temps[k]);
+  free(temps);
   free(in);
   free(out);
   return ok;
@@ -572,11 +976,15 @@ static bool run_call(frame *f, MlirOperation op) {
     return op_error(op, "nests calls deeper than %d", MAX_CALL_DEPTH);
   intptr_t n_in = mlirOperationGetNumOperands(op), n_out = mlirOperationGetNumResults(op);
   const latch_tensor **args = calloc((size_t)n_in + 1, sizeof(*args));
-  if (!args)
+  latch_tensor **temps = calloc((size_t)n_in + 1, sizeof(*temps));
+  if (!args || !temps) {
+    free(args);
+    free(temps);
     return op_error(op, "cannot run: out of memory");
+  }
   bool ok = true;
   for (intptr_t k = 0; ok && k < n_in; ++k) {
-    args[k] = frame_tensor(f, mlirOperationGetOperand(op, k));
+    args[k] = frame_use(f, mlirOperationGetOperand(op, k), op, (int)k, &temps[k]);
     if (!args[k])
       ok = op_error(op, "operand %d is not a tensor value the interpreter holds", (int)k);
   }
@@ -584,6 +992,9 @@ static bool run_call(frame *f, MlirOperation op) {
   latch_tensor **results = NULL;
   if (ok)
     ok = call_function(target, f->options, f->depth + 1, n_in, args, op, &result_count, &results);
+  for (intptr_t k = 0; k < n_in; ++k)
+    latch_tensor_free(temps[k]);
+  free(temps);
   free(args);
   if (!ok)
     return false;
@@ -631,27 +1042,39 @@ static bool tensor_fits_type(const latch_tensor *t, MlirType type) {
   return true;
 }
 
+/* Ops of a program body that run as nothing: interval markers and barriers, and the arena plan (read
+ * before the run). */
+static bool is_program_structure(MlirOperation op) {
+  latch_op_kind kind = latch_op_kind_of(op);
+  return kind == LATCH_OP_INTERVAL_INTERVAL || kind == LATCH_OP_INTERVAL_BARRIER || is_arena_op(op);
+}
+
 static bool call_function(MlirOperation func, const latch_interp_options *options, int depth, intptr_t arg_count,
                           const latch_tensor *const *args, MlirOperation caller, intptr_t *out_result_count,
                           latch_tensor ***out_results) {
   *out_result_count = 0;
   *out_results = NULL;
   MlirOperation where = mlirOperationIsNull(caller) ? func : caller;
-  MlirType type = latch_func_type(func);
+  bool is_program = latch_interp_is_program(func);
+  const char *terminator = is_program ? "gpu.yield" : "func.return";
+  MlirType type = latch_func_type(func); /* a program may lack its function_type: its block says it all */
   MlirRegion region = mlirOperationGetRegion(func, 0);
   MlirBlock body = mlirRegionGetFirstBlock(region);
-  if (mlirTypeIsNull(type) || mlirBlockIsNull(body))
+  if ((mlirTypeIsNull(type) && !is_program) || mlirBlockIsNull(body))
     return op_error(where, "cannot run a function without a body");
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(body)))
     return op_error(func, "has more than one block; latch-interp runs single-block functions");
-  if (mlirFunctionTypeGetNumInputs(type) != arg_count || mlirBlockGetNumArguments(body) != arg_count)
-    return op_error(where, "passes %d arguments to a function of %d", (int)arg_count,
-                    (int)mlirFunctionTypeGetNumInputs(type));
+  intptr_t input_count = mlirTypeIsNull(type) ? mlirBlockGetNumArguments(body) : mlirFunctionTypeGetNumInputs(type);
+  if (input_count != arg_count || mlirBlockGetNumArguments(body) != arg_count)
+    return op_error(where, "passes %d arguments to a function of %d", (int)arg_count, (int)input_count);
 
   frame f = {.options = options, .func = func, .depth = depth};
   bool ok = true;
+  if (is_program && !options->ignore_arena)
+    ok = arena_plan(&f, func, body);
   for (intptr_t k = 0; ok && k < arg_count; ++k) {
-    if (!tensor_fits_type(args[k], mlirFunctionTypeGetInput(type, k))) {
+    MlirValue argument = mlirBlockGetArgument(body, k);
+    if (!tensor_fits_type(args[k], mlirValueGetType(argument))) {
       char shape[128];
       latch_shape_format(args[k]->rank, args[k]->shape, shape, sizeof(shape));
       ok = op_error(where, "argument %d (%s %s) does not match the function's argument type", (int)k, shape,
@@ -664,7 +1087,13 @@ static bool call_function(MlirOperation func, const latch_interp_options *option
       break;
     }
     latch_tensor_round(copy, options->emulate);
-    ok = bind_tensor(&f, func, mlirBlockGetArgument(body, k), copy);
+    ok = bind_tensor(&f, func, argument, copy);
+    binding *b = ok && f.arena ? frame_slot(&f, argument.ptr, false) : NULL;
+    if (b && b->arena_value) { /* an argument the plan binds (not one a planner makes) */
+      arena_store(&f, b->arena_value - 1, b->tensor, (MlirOperation){NULL});
+      latch_tensor_free(b->tensor);
+      b->tensor = NULL;
+    }
   }
 
   /* Record the last use of every value, so that tensors are freed as soon as they are dead. */
@@ -680,9 +1109,13 @@ static bool call_function(MlirOperation func, const latch_interp_options *option
   index = 0;
   MlirOperation op = mlirBlockGetFirstOperation(body);
   for (; ok && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op), ++index) {
-    if (op_named(op, "func.return"))
+    if (op_named(op, terminator))
       break;
-    ok = run_op(&f, op);
+    if (!is_program || !is_program_structure(op)) {
+      ok = run_op(&f, op);
+      if (ok && f.arena)
+        ok = arena_after_op(&f, op);
+    }
     /* Results nobody uses are dead at once; the others after their last use. */
     for (intptr_t k = 0, n = mlirOperationGetNumResults(op); ok && k < n; ++k) {
       binding *b = frame_slot(&f, mlirOperationGetResult(op, k).ptr, false);
@@ -696,11 +1129,11 @@ static bool call_function(MlirOperation func, const latch_interp_options *option
       mlirOperationWalk(op, visit_uses, &walk, MlirWalkPreOrder);
   }
   if (ok && mlirOperationIsNull(op))
-    ok = op_error(func, "has a body that does not end in func.return");
+    ok = op_error(func, "has a body that does not end in %s", terminator);
 
   latch_tensor **results = NULL;
   intptr_t n_out = ok ? mlirOperationGetNumOperands(op) : 0;
-  if (ok && n_out != mlirFunctionTypeGetNumResults(type))
+  if (ok && !mlirTypeIsNull(type) && n_out != mlirFunctionTypeGetNumResults(type))
     ok = op_error(op, "returns %d values from a function of %d results", (int)n_out,
                   (int)mlirFunctionTypeGetNumResults(type));
   if (ok) {
@@ -709,12 +1142,13 @@ static bool call_function(MlirOperation func, const latch_interp_options *option
       ok = op_error(op, "cannot run: out of memory");
   }
   for (intptr_t k = 0; ok && k < n_out; ++k) {
-    latch_tensor *t = frame_tensor(&f, mlirOperationGetOperand(op, k));
+    latch_tensor *temp = NULL;
+    latch_tensor *t = frame_use(&f, mlirOperationGetOperand(op, k), op, (int)k, &temp);
     if (!t) {
       ok = op_error(op, "operand %d is not a tensor value the interpreter holds", (int)k);
       break;
     }
-    results[k] = latch_tensor_clone(t);
+    results[k] = temp ? temp : latch_tensor_clone(t);
     if (!results[k])
       ok = op_error(op, "cannot run: out of memory");
   }

@@ -1,8 +1,9 @@
-/* latch-interp.c - runs one function of a task program on the CPU in fp64 and writes its results as .npy
- * files; arguments come from .npy files, from the documented --init rule (parameters) or from
- * --random-inputs (everything else). Two more modes reuse the loaded program: --gradcheck compares the
- * gradients of @f_grad with central differences of @f, and --train-steps runs @f_update repeatedly,
- * feeding its new parameters and optimizer state back (docs/autodiff.md). */
+/* latch-interp.c - runs one function (a func.func, or an interval.program) of a task program on the CPU in
+ * fp64 and writes its results as .npy files; arguments come from .npy files, from the documented --init
+ * rule (parameters) or from --random-inputs (everything else). Two more modes reuse the loaded program:
+ * --gradcheck compares the gradients of @f_grad with central differences of @f, and --train-steps runs
+ * @f_update repeatedly, feeding its new parameters and optimizer state back (docs/autodiff.md). An
+ * interval.program with an arena plan runs in one byte arena (docs/interp.md). */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -28,9 +29,14 @@ static const char usage[] =
     "usage: latch-interp PROG.mlir --entry NAME --output-dir DIR [options]\n"
     "\n"
     "Runs function @NAME of PROG.mlir ('-': stdin) in fp64 and writes DIR/result0.npy, DIR/result1.npy, ...\n"
-    "(float results as '<f8', i32 results as '<i4').\n"
+    "(float results as '<f8', i32 results as '<i4'). @NAME is a func.func or an interval.program (from\n"
+    "latch-form-intervals): its block runs in order, its arguments are the block's (with the program's\n"
+    "arg_attrs), its results the operands of its gpu.yield. A program with an arena plan (latch-plan-arena)\n"
+    "runs in one byte arena of the plan's size: every bound value is stored at its slot's offset plus its\n"
+    "bind offset and read back from there at every use, so that a plan that lets a value be overwritten\n"
+    "while it is live gives wrong numbers (docs/interp.md). Such overwrites are also reported on stderr.\n"
     "\n"
-    "  --entry NAME             the function to run\n"
+    "  --entry NAME             the function or program to run\n"
     "  --input ARG=FILE.npy     an argument, named argN (position) or by its task.name; float arguments take\n"
     "                           '<f4' or '<f8' arrays, i32 arguments '<i4'; the shape must match exactly\n"
     "  --init SEED              fill every task.param argument not given by the initialisation rule of\n"
@@ -40,6 +46,9 @@ static const char usage[] =
     "  --emulate=fp32|bf16      round every stored float tensor at op boundaries: fp32 rounds all to f32,\n"
     "                           bf16 rounds to the declared dtype (bf16 or f32; f64 stays f64)\n"
     "  --output-dir DIR         where the results go (created if missing)\n"
+    "  --no-arena               run a planned program without its arena (every value held apart)\n"
+    "  --arena-stats            print what the arena saw to stdout: 'arena: @NAME S bytes, V values bound,\n"
+    "                           W element writes, R element reads, C corrupt reads, L live bytes overwritten'\n"
     "  --help                   show this text\n"
     "\n"
     "latch-interp PROG.mlir --entry f --gradcheck [options]\n"
@@ -88,6 +97,7 @@ typedef struct options {
   int64_t gradcheck_max; /* 0: every element */
   int64_t train_steps;
   const char *data; /* --data TOKENS.npy, or NULL */
+  bool no_arena, arena_stats;
 } options;
 
 static bool error(const char *format, ...) {
@@ -181,6 +191,10 @@ static int parse_arguments(int argc, char **argv, options *out) {
       if (!parse_count("--train-steps", value, &out->train_steps))
         return 1;
       out->mode = MODE_TRAIN;
+    } else if (strcmp(arg, "--no-arena") == 0) {
+      out->no_arena = true;
+    } else if (strcmp(arg, "--arena-stats") == 0) {
+      out->arena_stats = true;
     } else if ((value = flag_value("--data", argc, argv, &i, &missing))) {
       out->data = value;
     } else if ((value = flag_value("--entry", argc, argv, &i, &missing))) {
@@ -546,6 +560,14 @@ static bool write_results(const char *dir, latch_tensor **results, intptr_t coun
 
 /* ---- Shared by the modes ---- */
 
+/* What the byte arena saw over all calls (printed by report_arena). */
+static latch_interp_arena_report arena_report;
+
+/* The interpreter's options for a call under `emulate`: the arena as --no-arena says, reported. */
+static latch_interp_options interp_options_for(const options *opts, latch_emulate emulate) {
+  return (latch_interp_options){.emulate = emulate, .ignore_arena = opts->no_arena, .arena_report = &arena_report};
+}
+
 static bool is_rank0_float(MlirType type) {
   latch_dtype dtype;
   int rank;
@@ -593,7 +615,7 @@ static bool run_once(const options *opts, MlirOperation func) {
   if (read_arguments(func, &args, &count) && bind_arguments(opts, func, args, count)) {
     const latch_tensor **tensors = argument_tensors(args, count);
     if (tensors) {
-      latch_interp_options interp_options = {.emulate = opts->emulate};
+      latch_interp_options interp_options = interp_options_for(opts, opts->emulate);
       intptr_t result_count = 0;
       latch_tensor **results = NULL;
       if (latch_interp_call(func, &interp_options, count, tensors, &result_count, &results))
@@ -730,7 +752,7 @@ static bool check_grad_signature(MlirOperation f, MlirOperation g, const char *f
 static bool gradcheck(const options *opts, MlirOperation module, MlirOperation f) {
   char g_name[512];
   snprintf(g_name, sizeof(g_name), "%s_grad", opts->entry);
-  MlirOperation g = latch_interp_find_func(module, mlirStringRefCreateFromCString(g_name));
+  MlirOperation g = latch_interp_find_entry(module, mlirStringRefCreateFromCString(g_name));
   if (mlirOperationIsNull(g))
     return error("no function @%s in '%s' (run latch-opt with latch-autodiff first)", g_name, opts->program);
   argument *args = NULL;
@@ -743,9 +765,10 @@ static bool gradcheck(const options *opts, MlirOperation module, MlirOperation f
 
   /* The loss at the given point, watching for ties, then every gradient at once. */
   tie_margins margins = {INFINITY, INFINITY, 0, 0, false};
-  latch_interp_options watched = {.emulate = LATCH_EMULATE_NONE, .observe = observe_margins,
-                                  .observe_data = &margins};
-  latch_interp_options plain = {.emulate = LATCH_EMULATE_NONE};
+  latch_interp_options watched = interp_options_for(opts, LATCH_EMULATE_NONE);
+  watched.observe = observe_margins;
+  watched.observe_data = &margins;
+  latch_interp_options plain = interp_options_for(opts, LATCH_EMULATE_NONE);
   double loss = 0.0;
   ok = ok && evaluate_loss(f, &watched, count, tensors, &loss);
   if (ok && margins.failed)
@@ -911,7 +934,7 @@ static bool train(const options *opts, MlirOperation func) {
     step->set_by_mode = true;
   ok = ok && bind_arguments(opts, func, args, count);
 
-  latch_interp_options interp_options = {.emulate = opts->emulate};
+  latch_interp_options interp_options = interp_options_for(opts, opts->emulate);
   for (int64_t k = 1; ok && k <= opts->train_steps + 1; ++k) {
     if (step->tensor->f)
       step->tensor->f[0] = (double)k;
@@ -954,6 +977,75 @@ static bool train(const options *opts, MlirOperation func) {
 
 /* ---- Main ---- */
 
+/* Where a value comes from, for messages: "the result of 'task.map' at FILE:L:C" or "argument N". */
+static void print_value(MlirValue value, const char *display_name) {
+  if (mlirValueIsNull(value)) {
+    fputs("several values", stderr);
+  } else if (mlirValueIsABlockArgument(value)) {
+    fprintf(stderr, "argument %ld", (long)mlirBlockArgumentGetArgNumber(value));
+  } else {
+    MlirOperation def = mlirOpResultGetOwner(value);
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(def));
+    fprintf(stderr, "result %ld of '%.*s'", (long)mlirOpResultGetResultNumber(value), (int)name.length, name.data);
+    fputs(" at ", stderr);
+    if (latch_location_print(stderr, mlirOperationGetLocation(def), display_name, 0) <= 0)
+      fputs("an unknown location", stderr);
+  }
+}
+
+static void print_op(MlirOperation op, const char *display_name) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  fprintf(stderr, "'%.*s' at ", (int)name.length, name.data);
+  if (latch_location_print(stderr, mlirOperationGetLocation(op), display_name, 0) <= 0)
+    fputs("an unknown location", stderr);
+}
+
+/* Warns about what the arena saw that a correct plan never does, and prints --arena-stats. */
+static void report_arena(const options *opts, const char *display_name) {
+  const latch_interp_arena_report *r = &arena_report;
+  if (r->live_overwrites) {
+    fprintf(stderr, "latch-interp: warning: the arena plan of @%s let %lld bytes of live values be overwritten; "
+            "the first, arena byte %lld: ", opts->entry, (long long)r->live_overwrites, (long long)r->overwrite_byte);
+    print_value(r->overwrite_writer, display_name);
+    fputs(" was written over ", stderr);
+    print_value(r->overwrite_victim, display_name);
+    fputs(", which ", stderr);
+    print_op(r->overwrite_reader, display_name);
+    fputs(" still reads\n", stderr);
+  }
+  if (r->corrupt_reads) {
+    fprintf(stderr, "latch-interp: warning: %lld element reads from the arena of @%s found bytes that another "
+            "value wrote; the first, arena byte %lld: ", (long long)r->corrupt_reads, opts->entry,
+            (long long)r->corrupt_byte);
+    if (r->corrupt_operand >= 0) {
+      fprintf(stderr, "operand %d of ", r->corrupt_operand);
+      print_op(r->corrupt_reader, display_name);
+    } else {
+      fputs("a read by ", stderr);
+      print_op(r->corrupt_reader, display_name);
+    }
+    fputs(" (", stderr);
+    print_value(r->corrupt_value, display_name);
+    fputs(") found ", stderr);
+    if (mlirValueIsNull(r->corrupt_overwriter)) {
+      fputs("bytes never written or mixed from several values", stderr);
+    } else {
+      print_value(r->corrupt_overwriter, display_name);
+    }
+    fputs("\n", stderr);
+  }
+  if (opts->arena_stats) {
+    if (r->runs)
+      printf("arena: @%s %lld bytes, %lld values bound, %lld element writes, %lld element reads, %lld corrupt "
+             "reads, %lld live bytes overwritten\n", opts->entry, (long long)r->arena_bytes,
+             (long long)r->values_bound, (long long)r->element_writes, (long long)r->element_reads,
+             (long long)r->corrupt_reads, (long long)r->live_overwrites);
+    else
+      printf("arena: @%s ran without an arena\n", opts->entry);
+    fflush(stdout);
+  }
+}
+
 static bool run(const options *opts, MlirContext context, const latch_source *source) {
   latch_diagnostic_sink sink;
   latch_diagnostic_sink_attach(&sink, context, stderr, source->display_name);
@@ -961,17 +1053,21 @@ static bool run(const options *opts, MlirContext context, const latch_source *so
   MlirModule module = latch_source_parse(context, source->text, source->length);
   if (!mlirModuleIsNull(module)) {
     MlirOperation module_op = mlirModuleGetOperation(module);
-    MlirOperation func = latch_interp_find_func(module_op, mlirStringRefCreateFromCString(opts->entry));
+    MlirOperation func = latch_interp_find_entry(module_op, mlirStringRefCreateFromCString(opts->entry));
     if (mlirOperationIsNull(func))
-      error("no function @%s in '%s'", opts->entry, source->display_name);
+      error("no function @%s in '%s' (neither a func.func nor an interval.program of that name)", opts->entry,
+            source->display_name);
     else if (mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0))))
       error("@%s in '%s' is a declaration without a body", opts->entry, source->display_name);
+    else if (mlirTypeIsNull(latch_func_type(func)))
+      error("@%s in '%s' has no function_type attribute", opts->entry, source->display_name);
     else if (opts->mode == MODE_GRADCHECK)
       ok = gradcheck(opts, module_op, func);
     else if (opts->mode == MODE_TRAIN)
       ok = train(opts, func);
     else
       ok = run_once(opts, func);
+    report_arena(opts, source->display_name);
     mlirModuleDestroy(module);
   }
   latch_diagnostic_sink_detach(&sink);
