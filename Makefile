@@ -66,3 +66,10 @@ check-asan: build-asan
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN)
+
+# build/gpu-bundle/: PTX, manifests and latch-interp references of the programs in test/gpu/programs.txt,
+# with the runtime's C sources and the GPU check scripts, for a GPU machine without LLVM or MLIR; programs
+# that do not compile yet are listed in skipped.txt (docs/gpu.md says how to carry and run it).
+.PHONY: gpu-bundle
+gpu-bundle: build
+	$(PYTHON) test/gpu/make_bundle.py --build $(BUILD) --out $(BUILD)/gpu-bundle

@@ -301,6 +301,10 @@ static bool run_one(const latch_scalar_program *program, const instruction *in, 
   case OP_COPYSIGN: out.f = copysign(a->f, b->f); break;
   case OP_COUNT: break;
   }
+  /* Emulation: the GPU evaluates a body in the scalar types it is written in, so every float result is
+   * rounded to its type, not only at the op's boundary (a fused chain then rounds like the unfused one). */
+  if (program->mode != LATCH_EMULATE_NONE && rt.is_float)
+    out.f = latch_round_stored(out.f, rt.float_dtype, program->mode);
   r[in->result] = out;
   return true;
 }

@@ -1,0 +1,2083 @@
+/* latch-lower-tasks.c - writes one device function per task of an arena-planned interval.program
+ * (docs/device-abi.md): `func.func @task_<N>(%tile: i32, %args: !llvm.ptr<1>)` in gpu.module @latch, which
+ * computes tile %tile of the task with the CTA's threads, and sets `task.device_function = "task_<N>"` on
+ * the task. The program itself stays (latch-lower-intervals reads it).
+ *
+ * How: each function is generated as MLIR text of upstream dialects (func, arith, math, scf, llvm for
+ * pointers, loads and stores on !llvm.ptr<1>, nvvm for thread registers, gpu.shuffle) from the C templates
+ * below, parsed in the pass's context inside a scratch gpu.module and moved into gpu.module @latch. A
+ * task.map body is cloned through the C API into `func.func private @map_body_<N>` (its gpu.yield becomes
+ * func.return; scalar constants it uses from above are cloned in), which the task function calls once
+ * per element; LLVM inlines it.
+ *
+ * The rules every template follows (version 1: correct first):
+ * - Tiles: the task is cut into "virtual tiles" by the rule of latch_task_tile_count without its clamp
+ *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op, 8192
+ *   elements of elementwise work, one (batch, head, 128 queries) block of attention, (g, 128 x 128 of
+ *   K x N) of grouped_matmul_weight_grad); tile t of the T tiles the task is launched with (its `tiles`
+ *   attribute) runs virtual tiles t, t + T, t + 2T, ... So any T >= 1 computes everything, and T = the
+ *   rule's count runs one virtual tile per tile. Where outputs do not follow the rule, the template
+ *   says how it splits them: a reduction spreads its outputs over the row tiles of its input,
+ *   rmsnorm_grad adds tiles of dw columns, attention_grad covers the key blocks too, and cross_entropy,
+ *   bucket and a reshape copy are one virtual tile (the other tiles have nothing to do).
+ * - Threads: inside a virtual tile, thread tid walks its units (output elements or rows) tid, tid +
+ *   blockDim.x, ... No shared memory, no barriers, no atomics: every output element is written by exactly
+ *   one thread, and every sum runs in a fixed order (deterministic, bitwise reproducible).
+ * - Precision: bf16 loads extend to f32, stores of bf16 round to nearest even (arith.truncf); arithmetic
+ *   and every accumulation is fp32 (angles of rotary embeddings and AdamW's bias corrections in fp64);
+ *   float -> i32 conversions truncate toward zero and saturate, NaN giving 0. f64 tensors are rejected.
+ * - Addresses (docs/device-abi.md): program argument k at args[3 + k], an arena value at args[0] + slot
+ *   offset + bind offset, a splat constant as an immediate; task.adamw writes over its p, m, v. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/Arith.h"
+#include "mlir-c/Dialect/Func.h"
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Dialect/LLVM.h"
+#include "mlir-c/Dialect/Math.h"
+#include "mlir-c/Dialect/NVVM.h"
+#include "mlir-c/Dialect/SCF.h"
+
+#include "../dialects/ops.h"
+#include "../dialects/schedule.h"
+#include "../support/ptrmap.h"
+#include "pass.h"
+
+/* docs/device-abi.md and dialects/schedule.c */
+#define ARG_FIRST_BUFFER 3
+#define ELEMENTWISE_TILE 8192
+#define ROW_TILE 64
+#define MATMUL_TILE 128
+#define ATTENTION_TILE 128
+#define MAX_RANK 8
+#define MAX_SYMBOL 64
+
+static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
+
+static bool name_is(MlirOperation op, const char *name) {
+  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
+  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
+}
+
+static bool ref_is(MlirStringRef ref, const char *text) {
+  return ref.length == strlen(text) && memcmp(ref.data, text, ref.length) == 0;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
+
+/* ---- growing text ------------------------------------------------------------------------------------ */
+
+typedef struct text {
+  char *data;
+  size_t length, capacity;
+  bool failed; /* out of memory: everything after is dropped */
+} text;
+
+static void put_va(text *t, const char *format, va_list args) {
+  if (t->failed)
+    return;
+  for (;;) {
+    va_list copy;
+    va_copy(copy, args);
+    int n = vsnprintf(t->data ? t->data + t->length : NULL, t->data ? t->capacity - t->length : 0, format, copy);
+    va_end(copy);
+    if (n < 0) {
+      t->failed = true;
+      return;
+    }
+    if (t->data && t->length + (size_t)n < t->capacity) {
+      t->length += (size_t)n;
+      return;
+    }
+    size_t capacity = t->capacity ? t->capacity : 4096;
+    while (capacity <= t->length + (size_t)n)
+      capacity *= 2;
+    char *data = realloc(t->data, capacity);
+    if (!data) {
+      t->failed = true;
+      return;
+    }
+    t->data = data;
+    t->capacity = capacity;
+  }
+}
+
+__attribute__((format(printf, 2, 3))) static void put(text *t, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  put_va(t, format, args);
+  va_end(args);
+}
+
+/* ---- the pass's view of the program ------------------------------------------------------------------ */
+
+typedef struct lowerer {
+  MlirContext context;
+  MlirOperation module, program, gpu_module;
+  latch_schedule schedule;
+  bool schedule_ready;
+  latch_ptrmap binds; /* value -> its arena.bind op */
+  MlirSymbolTable symbols; /* of gpu.module @latch as the pass found it */
+  int errors;
+} lowerer;
+
+__attribute__((format(printf, 3, 4))) static void report(lowerer *l, MlirOperation op, const char *format, ...) {
+  char message[512];
+  int n = snprintf(message, sizeof(message), "latch-lower-tasks: ");
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message + n, sizeof(message) - (size_t)n, format, args);
+  va_end(args);
+  mlirEmitError(mlirOperationGetLocation(op), message);
+  l->errors++;
+}
+
+typedef enum dtype { DT_F32, DT_BF16, DT_I32 } dtype;
+
+static const char *dtype_name(dtype dt) { return dt == DT_F32 ? "f32" : dt == DT_BF16 ? "bf16" : "i32"; }
+static int64_t dtype_bytes(dtype dt) { return dt == DT_BF16 ? 2 : 4; }
+
+typedef enum place_kind { PLACE_ARG, PLACE_ARENA, PLACE_CONST } place_kind;
+
+/* A tensor operand or result of a task: where it lives, its dtype and shape, and (inside the function
+ * being generated) the value id of its base pointer. */
+typedef struct tensor_ref {
+  place_kind kind;
+  int64_t where; /* argument index, or byte offset in the arena */
+  int64_t bytes;
+  uint32_t bits; /* a splat constant's element, as the bit pattern of its dtype */
+  dtype dt;
+  int rank;
+  int64_t dims[MAX_RANK];
+  int64_t elements;
+  int ptr; /* %v id of the base pointer; -1 for constants */
+} tensor_ref;
+
+static int64_t dim(const tensor_ref *t, int d) { return d >= 0 && d < t->rank ? t->dims[d] : 1; }
+static int64_t last_dim(const tensor_ref *t) { return t->rank ? t->dims[t->rank - 1] : 1; }
+static int64_t row_count(const tensor_ref *t) {
+  int64_t last = last_dim(t);
+  return last ? t->elements / last : 0;
+}
+
+static bool places_equal(const tensor_ref *a, const tensor_ref *b) {
+  return a->kind == b->kind && a->kind != PLACE_CONST && a->where == b->where;
+}
+
+static bool places_overlap(const tensor_ref *a, const tensor_ref *b) {
+  if (a->kind != b->kind || a->kind == PLACE_CONST)
+    return false;
+  if (a->kind == PLACE_ARG)
+    return a->where == b->where;
+  return a->bytes > 0 && b->bytes > 0 && a->where < b->where + b->bytes && b->where < a->where + a->bytes;
+}
+
+static bool is_inside(MlirOperation op, MlirOperation ancestor) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op))
+    if (mlirOperationEqual(op, ancestor))
+      return true;
+  return false;
+}
+
+/* The op that defines `value`, or (for a block argument) the op whose region holds its block. */
+static MlirOperation defining_scope(MlirValue value) {
+  if (mlirValueIsAOpResult(value))
+    return mlirOpResultGetOwner(value);
+  return mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value));
+}
+
+/* Where `value` (an operand or result of `task`) lives; false after an error. */
+static bool locate(lowerer *l, MlirOperation task, MlirValue value, tensor_ref *out) {
+  memset(out, 0, sizeof(*out));
+  out->ptr = -1;
+  MlirType type = mlirValueGetType(value);
+  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type)) {
+    report(l, task, "operands and results must be static ranked tensors");
+    return false;
+  }
+  MlirType element = mlirShapedTypeGetElementType(type);
+  if (mlirTypeIsAF32(element))
+    out->dt = DT_F32;
+  else if (mlirTypeIsABF16(element))
+    out->dt = DT_BF16;
+  else if (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 32)
+    out->dt = DT_I32;
+  else {
+    report(l, task, "the device stores f32, bf16 and i32 tensors only (f64 is rejected)");
+    return false;
+  }
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  if (rank > MAX_RANK) {
+    report(l, task, "tensors of rank above %d are not supported", MAX_RANK);
+    return false;
+  }
+  out->rank = (int)rank;
+  out->elements = 1;
+  for (intptr_t d = 0; d < rank; ++d) {
+    out->dims[d] = mlirShapedTypeGetDimSize(type, d);
+    if (out->dims[d] && out->elements > (INT64_MAX / 16) / out->dims[d]) {
+      report(l, task, "a tensor is too large");
+      return false;
+    }
+    out->elements *= out->dims[d];
+  }
+  out->bytes = out->elements * dtype_bytes(out->dt);
+
+  if (mlirValueIsABlockArgument(value)) {
+    if (!mlirBlockEqual(mlirBlockArgumentGetOwner(value), l->schedule.body)) {
+      report(l, task, "an operand is a block argument of another block than the program's");
+      return false;
+    }
+    out->kind = PLACE_ARG;
+    out->where = mlirBlockArgumentGetArgNumber(value);
+    return true;
+  }
+  MlirOperation def = mlirOpResultGetOwner(value);
+  if (name_is(def, "arith.constant")) {
+    MlirAttribute attr = mlirOperationGetAttributeByName(def, str("value"));
+    if (mlirAttributeIsNull(attr) || !mlirAttributeIsADenseElements(attr) || !mlirDenseElementsAttrIsSplat(attr)) {
+      report(l, task, "non-splat tensor constants are not supported on the device");
+      return false;
+    }
+    out->kind = PLACE_CONST;
+    if (out->dt == DT_I32) {
+      out->bits = (uint32_t)mlirDenseElementsAttrGetInt32SplatValue(attr);
+    } else {
+      float f = out->dt == DT_F32 ? mlirDenseElementsAttrGetFloatSplatValue(attr)
+                                  : (float)mlirFloatAttrGetValueDouble(mlirDenseElementsAttrGetSplatValue(attr));
+      uint32_t bits;
+      memcpy(&bits, &f, sizeof(bits));
+      out->bits = out->dt == DT_F32 ? bits : bits >> 16; /* a bf16 value is exact in f32 */
+    }
+    return true;
+  }
+  if (latch_op_kind_of(def) == LATCH_OP_TASK_ADAMW) {
+    /* p', m', v' are written over p, m, v (docs/device-abi.md). */
+    static const int written_over[3] = {0, 2, 3};
+    intptr_t r = mlirOpResultGetResultNumber(value);
+    if (r < 0 || r > 2) {
+      report(l, task, "task.adamw has three results");
+      return false;
+    }
+    tensor_ref target;
+    if (!locate(l, task, mlirOperationGetOperand(def, written_over[r]), &target))
+      return false;
+    if (target.kind == PLACE_CONST) {
+      report(l, task, "task.adamw cannot write over a constant");
+      return false;
+    }
+    out->kind = target.kind;
+    out->where = target.where;
+    return true;
+  }
+  MlirOperation bind = {latch_ptrmap_get(&l->binds, value.ptr)};
+  if (mlirOperationIsNull(bind)) {
+    report(l, task, "a tensor value is neither a program argument, a splat constant nor bound in the arena "
+                    "(run latch-plan-arena first)");
+    return false;
+  }
+  MlirValue slot = latch_bind_slot(bind);
+  if (!mlirValueIsAOpResult(slot) || latch_op_kind_of(mlirOpResultGetOwner(slot)) != LATCH_OP_ARENA_SLOT) {
+    report(l, task, "arena.bind must place the value in an arena.slot");
+    return false;
+  }
+  out->kind = PLACE_ARENA;
+  out->where = latch_slot_offset(mlirOpResultGetOwner(slot)) + latch_bind_offset(bind);
+  return true;
+}
+
+/* ---- writing MLIR text ------------------------------------------------------------------------------- */
+
+typedef struct gen_constant {
+  char literal[48];
+  int id;
+} gen_constant;
+
+/* One device function being written: values are %v<id>; the function's own arguments are %tile and
+ * %args. Constants collect in `entry`, which goes before the body. */
+typedef struct gen {
+  text entry;
+  gen_constant *constants;
+  size_t constant_count, constant_capacity;
+  lowerer *l;
+  MlirOperation op;
+  text *t;
+  int next, depth;
+  int tile, tid, ntid; /* i64 */
+  int arena;           /* the arena base pointer, -1 until needed */
+  int64_t tiles;       /* the tiles the task is launched with */
+  bool failed;
+} gen;
+
+static int fresh(gen *g) { return g->next++; }
+
+__attribute__((format(printf, 2, 3))) static void ln(gen *g, const char *format, ...) {
+  put(g->t, "%*s", 2 * g->depth + 4, "");
+  va_list args;
+  va_start(args, format);
+  put_va(g->t, format, args);
+  va_end(args);
+  put(g->t, "\n");
+}
+
+/* Constants go to the function's entry block (they dominate every use there), one value per distinct
+ * literal. `literal` is the text after `arith.constant `. */
+static int constant(gen *g, const char *literal) {
+  for (size_t i = 0; i < g->constant_count; ++i)
+    if (strcmp(g->constants[i].literal, literal) == 0)
+      return g->constants[i].id;
+  if (g->constant_count == g->constant_capacity) {
+    size_t capacity = g->constant_capacity ? 2 * g->constant_capacity : 32;
+    gen_constant *grown = realloc(g->constants, capacity * sizeof(*grown));
+    if (!grown) {
+      g->failed = true;
+      return 0;
+    }
+    g->constants = grown;
+    g->constant_capacity = capacity;
+  }
+  gen_constant *c = &g->constants[g->constant_count++];
+  snprintf(c->literal, sizeof(c->literal), "%s", literal);
+  c->id = fresh(g);
+  put(&g->entry, "    %%v%d = arith.constant %s\n", c->id, literal);
+  return c->id;
+}
+
+static int ci64(gen *g, int64_t value) {
+  char literal[48];
+  snprintf(literal, sizeof(literal), "%lld : i64", (long long)value);
+  return constant(g, literal);
+}
+
+static int ci32(gen *g, int32_t value) {
+  char literal[48];
+  snprintf(literal, sizeof(literal), "%d : i32", value);
+  return constant(g, literal);
+}
+
+static int ci1(gen *g, bool value) { return constant(g, value ? "true" : "false"); }
+
+/* f32 constant, exactly (hex bit pattern); `value` is rounded to nearest f32. */
+static int cf32(gen *g, double value) {
+  float f = (float)value;
+  uint32_t bits;
+  memcpy(&bits, &f, sizeof(bits));
+  char literal[48];
+  snprintf(literal, sizeof(literal), "0x%08X : f32", bits);
+  return constant(g, literal);
+}
+
+static int cf64(gen *g, double value) {
+  uint64_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  char literal[48];
+  snprintf(literal, sizeof(literal), "0x%016llX : f64", (unsigned long long)bits);
+  return constant(g, literal);
+}
+
+/* A constant of `dt` from its bit pattern. */
+static int cbits(gen *g, dtype dt, uint32_t bits) {
+  char literal[48];
+  if (dt == DT_F32)
+    snprintf(literal, sizeof(literal), "0x%08X : f32", bits);
+  else if (dt == DT_BF16)
+    snprintf(literal, sizeof(literal), "0x%04X : bf16", bits & 0xFFFF);
+  else
+    snprintf(literal, sizeof(literal), "%d : i32", (int32_t)bits);
+  return constant(g, literal);
+}
+
+static int op2(gen *g, const char *op, int a, int b, const char *type) {
+  int r = fresh(g);
+  ln(g, "%%v%d = %s %%v%d, %%v%d : %s", r, op, a, b, type);
+  return r;
+}
+
+static int op1(gen *g, const char *op, int a, const char *type) {
+  int r = fresh(g);
+  ln(g, "%%v%d = %s %%v%d : %s", r, op, a, type);
+  return r;
+}
+
+static int cast(gen *g, const char *op, int a, const char *from, const char *to) {
+  int r = fresh(g);
+  ln(g, "%%v%d = %s %%v%d : %s to %s", r, op, a, from, to);
+  return r;
+}
+
+static int cmpi(gen *g, const char *predicate, int a, int b, const char *type) {
+  int r = fresh(g);
+  ln(g, "%%v%d = arith.cmpi %s, %%v%d, %%v%d : %s", r, predicate, a, b, type);
+  return r;
+}
+
+static int cmpf(gen *g, const char *predicate, int a, int b, const char *type) {
+  int r = fresh(g);
+  ln(g, "%%v%d = arith.cmpf %s, %%v%d, %%v%d : %s", r, predicate, a, b, type);
+  return r;
+}
+
+static int sel(gen *g, int condition, int a, int b, const char *type) {
+  int r = fresh(g);
+  ln(g, "%%v%d = arith.select %%v%d, %%v%d, %%v%d : %s", r, condition, a, b, type);
+  return r;
+}
+
+/* i64 and f32 shorthands */
+static int add(gen *g, int a, int b) { return op2(g, "arith.addi", a, b, "i64"); }
+static int sub(gen *g, int a, int b) { return op2(g, "arith.subi", a, b, "i64"); }
+static int mul(gen *g, int a, int b) { return op2(g, "arith.muli", a, b, "i64"); }
+static int divc(gen *g, int a, int64_t b) { return b == 1 ? a : op2(g, "arith.divui", a, ci64(g, b), "i64"); }
+static int remc(gen *g, int a, int64_t b) { return b == 1 ? ci64(g, 0) : op2(g, "arith.remui", a, ci64(g, b), "i64"); }
+static int mulc(gen *g, int a, int64_t b) { return b == 1 ? a : mul(g, a, ci64(g, b)); }
+static int addc(gen *g, int a, int64_t b) { return b == 0 ? a : add(g, a, ci64(g, b)); }
+static int mini(gen *g, int a, int b) { return op2(g, "arith.minsi", a, b, "i64"); }
+static int maxi(gen *g, int a, int b) { return op2(g, "arith.maxsi", a, b, "i64"); }
+static int fadd(gen *g, int a, int b) { return op2(g, "arith.addf", a, b, "f32"); }
+static int fsub(gen *g, int a, int b) { return op2(g, "arith.subf", a, b, "f32"); }
+static int fmul(gen *g, int a, int b) { return op2(g, "arith.mulf", a, b, "f32"); }
+static int fdiv(gen *g, int a, int b) { return op2(g, "arith.divf", a, b, "f32"); }
+static int fexp(gen *g, int a) { return op1(g, "math.exp", a, "f32"); }
+static int i64_to_f64(gen *g, int a) { return cast(g, "arith.sitofp", a, "i64", "f64"); }
+static int not1(gen *g, int a) { return op2(g, "arith.xori", a, ci1(g, true), "i1"); }
+
+/* ---- structured control flow ------------------------------------------------------------------------- */
+
+#define MAX_CARRIED 6
+
+/* scf.for %iv = lo to hi step step : i64 with `n` iter args (initial values init[], types types[]); the
+ * region arguments go to args[], the loop's results to results[] (usable after for_end). */
+static int for_begin(gen *g, int lo, int hi, int step, int n, const int *init, const char *const *types,
+                     int *args, int *results) {
+  int iv = fresh(g);
+  for (int i = 0; i < n; ++i) {
+    results[i] = fresh(g);
+    args[i] = fresh(g);
+  }
+  put(g->t, "%*s", 2 * g->depth + 4, "");
+  for (int i = 0; i < n; ++i)
+    put(g->t, i ? ", %%v%d" : "%%v%d", results[i]);
+  put(g->t, "%sscf.for %%v%d = %%v%d to %%v%d step %%v%d", n ? " = " : "", iv, lo, hi, step);
+  if (n) {
+    put(g->t, " iter_args(");
+    for (int i = 0; i < n; ++i)
+      put(g->t, "%s%%v%d = %%v%d", i ? ", " : "", args[i], init[i]);
+    put(g->t, ") -> (");
+    for (int i = 0; i < n; ++i)
+      put(g->t, "%s%s", i ? ", " : "", types[i]);
+    put(g->t, ")");
+  }
+  put(g->t, " : i64 {\n");
+  g->depth++;
+  return iv;
+}
+
+static void yield(gen *g, int n, const int *values, const char *const *types) {
+  if (!n)
+    return;
+  put(g->t, "%*sscf.yield ", 2 * g->depth + 4, "");
+  for (int i = 0; i < n; ++i)
+    put(g->t, i ? ", %%v%d" : "%%v%d", values[i]);
+  put(g->t, " : ");
+  for (int i = 0; i < n; ++i)
+    put(g->t, "%s%s", i ? ", " : "", types[i]);
+  put(g->t, "\n");
+}
+
+static void for_end(gen *g, int n, const int *values, const char *const *types) {
+  yield(g, n, values, types);
+  g->depth--;
+  ln(g, "}");
+}
+
+/* A loop without iter args. */
+static int loop_begin(gen *g, int lo, int hi, int step) { return for_begin(g, lo, hi, step, 0, NULL, NULL, NULL, NULL); }
+static void loop_end(gen *g) { for_end(g, 0, NULL, NULL); }
+
+/* A loop with one iter arg of `type`: *arg is the region argument, *result the loop's result. */
+static int loop1_begin(gen *g, int lo, int hi, int step, int init, const char *type, int *arg, int *result) {
+  const char *types[1] = {type};
+  return for_begin(g, lo, hi, step, 1, &init, types, arg, result);
+}
+static void loop1_end(gen *g, int value, const char *type) {
+  const char *types[1] = {type};
+  for_end(g, 1, &value, types);
+}
+
+/* scf.if with `n` results. */
+static void if_begin(gen *g, int condition, int n, const char *const *types, int *results) {
+  put(g->t, "%*s", 2 * g->depth + 4, "");
+  for (int i = 0; i < n; ++i) {
+    results[i] = fresh(g);
+    put(g->t, i ? ", %%v%d" : "%%v%d", results[i]);
+  }
+  put(g->t, "%sscf.if %%v%d", n ? " = " : "", condition);
+  if (n) {
+    put(g->t, " -> (");
+    for (int i = 0; i < n; ++i)
+      put(g->t, "%s%s", i ? ", " : "", types[i]);
+    put(g->t, ")");
+  }
+  put(g->t, " {\n");
+  g->depth++;
+}
+
+static void if_else(gen *g, int n, const int *values, const char *const *types) {
+  yield(g, n, values, types);
+  g->depth--;
+  ln(g, "} else {");
+  g->depth++;
+}
+
+static void if_end(gen *g, int n, const int *values, const char *const *types) {
+  yield(g, n, values, types);
+  g->depth--;
+  ln(g, "}");
+}
+
+static void when_begin(gen *g, int condition) { if_begin(g, condition, 0, NULL, NULL); }
+static void otherwise(gen *g) { if_else(g, 0, NULL, NULL); }
+static void when_end(gen *g) { if_end(g, 0, NULL, NULL); }
+
+/* ---- memory -------------------------------------------------------------------------------------------- */
+
+/* args[0], the arena base (docs/device-abi.md "The argument block"). */
+static int arena_base(gen *g) {
+  if (g->arena < 0) {
+    int word = fresh(g);
+    g->arena = fresh(g);
+    ln(g, "%%v%d = llvm.load %%args {alignment = 8 : i64} : !llvm.ptr<1> -> i64", word);
+    ln(g, "%%v%d = llvm.inttoptr %%v%d : i64 to !llvm.ptr<1>", g->arena, word);
+  }
+  return g->arena;
+}
+
+/* Emits the base pointer of `t` (at function entry, so that it dominates every use). */
+static void prepare(gen *g, tensor_ref *t) {
+  if (t->kind == PLACE_CONST) {
+    t->ptr = -1;
+    return;
+  }
+  if (t->kind == PLACE_ARG) {
+    int slot = fresh(g), word = fresh(g);
+    t->ptr = fresh(g);
+    ln(g, "%%v%d = llvm.getelementptr %%args[%lld] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64", slot,
+       (long long)(ARG_FIRST_BUFFER + t->where));
+    ln(g, "%%v%d = llvm.load %%v%d {alignment = 8 : i64} : !llvm.ptr<1> -> i64", word, slot);
+    ln(g, "%%v%d = llvm.inttoptr %%v%d : i64 to !llvm.ptr<1>", t->ptr, word);
+    return;
+  }
+  int base = arena_base(g);
+  int offset = ci64(g, t->where);
+  t->ptr = fresh(g);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8", t->ptr, base, offset);
+}
+
+static int element_address(gen *g, const tensor_ref *t, int index) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, %s", r, t->ptr, index,
+     dtype_name(t->dt));
+  return r;
+}
+
+/* Element `index` (i64) of `t` in its storage type. */
+static int load_raw(gen *g, const tensor_ref *t, int index) {
+  if (t->kind == PLACE_CONST)
+    return cbits(g, t->dt, t->bits);
+  int address = element_address(g, t, index), r = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> %s", r, address, dtype_name(t->dt));
+  return r;
+}
+
+/* Element `index` of a float tensor as f32 (bf16 extends exactly). */
+static int load_f32(gen *g, const tensor_ref *t, int index) {
+  int v = load_raw(g, t, index);
+  if (t->dt == DT_BF16)
+    return cast(g, "arith.extf", v, "bf16", "f32");
+  if (t->dt == DT_I32)
+    return cast(g, "arith.sitofp", v, "i32", "f32");
+  return v;
+}
+
+/* Element `index` of an i32 tensor, sign-extended to i64. */
+static int load_index(gen *g, const tensor_ref *t, int index) {
+  return cast(g, "arith.extsi", load_raw(g, t, index), "i32", "i64");
+}
+
+static void store_raw(gen *g, const tensor_ref *t, int index, int value) {
+  if (t->kind == PLACE_CONST) {
+    g->failed = true;
+    return;
+  }
+  int address = element_address(g, t, index);
+  ln(g, "llvm.store %%v%d, %%v%d : %s, !llvm.ptr<1>", value, address, dtype_name(t->dt));
+}
+
+/* f32 -> i32, truncating toward zero and saturating, NaN giving 0 (docs/task-dialect.md "Precision"). */
+static int f32_to_i32(gen *g, int value) {
+  int nan = cmpf(g, "uno", value, value, "f32");
+  int high = cmpf(g, "oge", value, cf32(g, 2147483648.0), "f32");
+  int low = cmpf(g, "ole", value, cf32(g, -2147483648.0), "f32");
+  int in_range = not1(g, op2(g, "arith.ori", op2(g, "arith.ori", nan, high, "i1"), low, "i1"));
+  /* fptosi only where it is defined: the selects below never pick it elsewhere. */
+  int clamped = sel(g, in_range, value, cf32(g, 0.0), "f32");
+  int r = cast(g, "arith.fptosi", clamped, "f32", "i32");
+  r = sel(g, low, ci32(g, INT32_MIN), r, "i32");
+  r = sel(g, high, ci32(g, INT32_MAX), r, "i32");
+  return sel(g, nan, ci32(g, 0), r, "i32");
+}
+
+/* Stores an f32 value into a float tensor (bf16 rounds to nearest even). */
+static void store_f32(gen *g, const tensor_ref *t, int index, int value) {
+  if (t->dt == DT_BF16)
+    value = cast(g, "arith.truncf", value, "f32", "bf16");
+  else if (t->dt == DT_I32)
+    value = f32_to_i32(g, value);
+  store_raw(g, t, index, value);
+}
+
+/* ---- tiles ------------------------------------------------------------------------------------------- */
+
+/* for (vt = tile; vt < count; vt += tiles): one iteration per virtual tile this CTA runs. */
+static int tiles_begin(gen *g, int64_t count) {
+  int hi = ci64(g, count), step = ci64(g, g->tiles);
+  return loop_begin(g, g->tile, hi, step);
+}
+
+/* Units [vt * unit, min(total, vt * unit + unit)) of virtual tile `vt`, walked by the CTA's threads:
+ * returns the unit index of this thread's iteration. Close with loop_end. */
+static int span_begin(gen *g, int vt, int64_t unit, int64_t total) {
+  int lo = mulc(g, vt, unit);
+  int hi = mini(g, addc(g, lo, unit), ci64(g, total));
+  return loop_begin(g, add(g, lo, g->tid), hi, g->ntid);
+}
+
+/* Units [lo, hi) (i64 values) walked by the CTA's threads. */
+static int threads_begin(gen *g, int lo, int hi) { return loop_begin(g, add(g, lo, g->tid), hi, g->ntid); }
+
+/* Sum over c in [0, n) of a[a_base + c] * b[b_base + c] in fp32, in increasing c. */
+static int dot(gen *g, const tensor_ref *a, int a_base, const tensor_ref *b, int b_base, int64_t n) {
+  int acc, result;
+  int c = loop1_begin(g, ci64(g, 0), ci64(g, n), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &result);
+  int x = load_f32(g, a, add(g, a_base, c));
+  int y = load_f32(g, b, add(g, b_base, c));
+  loop1_end(g, fadd(g, acc, fmul(g, x, y)), "f32");
+  return result;
+}
+
+/* ---- local arrays (per-thread accumulators of attention) --------------------------------------------- */
+
+/* `n` f32 of local memory, allocated at function entry (the caller emits it before any loop). */
+static int local_array(gen *g, int64_t n) {
+  int count = ci64(g, n > 0 ? n : 1), r = fresh(g);
+  ln(g, "%%v%d = llvm.alloca %%v%d x f32 : (i64) -> !llvm.ptr", r, count);
+  return r;
+}
+
+static int local_address(gen *g, int array, int index) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr, i64) -> !llvm.ptr, f32", r, array, index);
+  return r;
+}
+
+static int local_load(gen *g, int array, int index) {
+  int address = local_address(g, array, index), r = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr -> f32", r, address);
+  return r;
+}
+
+static void local_store(gen *g, int array, int index, int value) {
+  int address = local_address(g, array, index);
+  ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr", value, address);
+}
+
+static void local_fill(gen *g, int array, int64_t n, int value) {
+  int c = loop_begin(g, ci64(g, 0), ci64(g, n), ci64(g, 1));
+  local_store(g, array, c, value);
+  loop_end(g);
+}
+
+/* ---- the task templates -------------------------------------------------------------------------------- */
+
+/* Everything a template reads: the task's operands and results, located and (once the prologue ran)
+ * with base pointers. */
+typedef struct task_io {
+  tensor_ref in[LATCH_MAP_MAX_INPUTS + 1];
+  tensor_ref out[LATCH_MAP_MAX_OUTPUTS];
+  int in_count, out_count;
+  int index; /* the task's N */
+} task_io;
+
+/* ---- elementwise: map, convert, transpose, reshape, adamw ---- */
+
+static void gen_map(gen *g, task_io *io) {
+  const tensor_ref *out0 = &io->out[0];
+  int64_t n = out0->elements;
+  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
+  int i = span_begin(g, vt, ELEMENTWISE_TILE, n);
+  int zero = ci64(g, 0);
+  int args[LATCH_MAP_MAX_INPUTS];
+  for (int k = 0; k < io->in_count; ++k)
+    args[k] = load_raw(g, &io->in[k], io->in[k].rank == 0 ? zero : i);
+  int results[LATCH_MAP_MAX_OUTPUTS];
+  put(g->t, "%*s", 2 * g->depth + 4, "");
+  for (int k = 0; k < io->out_count; ++k) {
+    results[k] = fresh(g);
+    put(g->t, k ? ", %%v%d" : "%%v%d", results[k]);
+  }
+  put(g->t, " = func.call @map_body_%d(", io->index);
+  for (int k = 0; k < io->in_count; ++k)
+    put(g->t, k ? ", %%v%d" : "%%v%d", args[k]);
+  put(g->t, ") : (");
+  for (int k = 0; k < io->in_count; ++k)
+    put(g->t, "%s%s", k ? ", " : "", dtype_name(io->in[k].dt));
+  put(g->t, ") -> (");
+  for (int k = 0; k < io->out_count; ++k)
+    put(g->t, "%s%s", k ? ", " : "", dtype_name(io->out[k].dt));
+  put(g->t, ")\n");
+  for (int k = 0; k < io->out_count; ++k)
+    store_raw(g, &io->out[k], i, results[k]);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* One element converted from x's dtype to y's (docs/task-dialect.md task.convert). */
+static int convert_value(gen *g, int value, dtype from, dtype to) {
+  if (from == to)
+    return value;
+  if (from == DT_I32) {
+    int f = cast(g, "arith.sitofp", value, "i32", "f32");
+    return to == DT_BF16 ? cast(g, "arith.truncf", f, "f32", "bf16") : f; /* two-step rounding to bf16 */
+  }
+  int f = from == DT_BF16 ? cast(g, "arith.extf", value, "bf16", "f32") : value;
+  if (to == DT_I32)
+    return f32_to_i32(g, f);
+  return to == DT_BF16 ? cast(g, "arith.truncf", f, "f32", "bf16") : f;
+}
+
+static void gen_convert(gen *g, task_io *io) {
+  const tensor_ref *x = &io->in[0], *y = &io->out[0];
+  int64_t n = y->elements;
+  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
+  int i = span_begin(g, vt, ELEMENTWISE_TILE, n);
+  store_raw(g, y, i, convert_value(g, load_raw(g, x, i), x->dt, y->dt));
+  loop_end(g);
+  loop_end(g);
+}
+
+/* y[i] = x[j] where y's coordinates of i, permuted back, are x's coordinates of j. */
+static void gen_transpose(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *x = &io->in[0], *y = &io->out[0];
+  int64_t x_stride[MAX_RANK], size = 1;
+  for (int d = x->rank - 1; d >= 0; --d) {
+    x_stride[d] = size;
+    size *= x->dims[d];
+  }
+  int64_t n = y->elements;
+  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
+  int i = span_begin(g, vt, ELEMENTWISE_TILE, n);
+  int rest = i, from = ci64(g, 0);
+  for (int d = y->rank - 1; d >= 0; --d) {
+    int64_t p = latch_transpose_perm_at(op, d);
+    int coordinate = d ? remc(g, rest, y->dims[d]) : rest;
+    if (d)
+      rest = divc(g, rest, y->dims[d]);
+    from = add(g, from, mulc(g, coordinate, x_stride[p]));
+  }
+  store_raw(g, y, i, load_raw(g, x, from));
+  loop_end(g);
+  loop_end(g);
+}
+
+/* A copy when the planner did not put y over x (then nothing to do). One tile copies everything. */
+static void gen_reshape(gen *g, task_io *io) {
+  const tensor_ref *x = &io->in[0], *y = &io->out[0];
+  if (places_equal(x, y))
+    return;
+  int vt = tiles_begin(g, 1);
+  int i = span_begin(g, vt, y->elements, y->elements);
+  store_raw(g, y, i, load_raw(g, x, i));
+  loop_end(g);
+  loop_end(g);
+}
+
+static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *p = &io->in[0], *grad = &io->in[1], *m = &io->in[2], *v = &io->in[3], *step = &io->in[4];
+  const tensor_ref *p_out = &io->out[0], *m_out = &io->out[1], *v_out = &io->out[2];
+  double lr = latch_adamw_lr(op), b1 = latch_adamw_beta1(op), b2 = latch_adamw_beta2(op);
+  double eps = latch_adamw_eps(op), wd = latch_adamw_weight_decay(op);
+  /* Bias corrections 1 - beta^t in fp64, once per thread. */
+  int zero = ci64(g, 0);
+  int t = step->dt == DT_I32 ? cast(g, "arith.sitofp", load_raw(g, step, zero), "i32", "f64")
+                             : cast(g, "arith.extf", load_f32(g, step, zero), "f32", "f64");
+  int one = cf64(g, 1.0);
+  int c1 = op2(g, "arith.subf", one, op2(g, "math.powf", cf64(g, b1), t, "f64"), "f64");
+  int c2 = op2(g, "arith.subf", one, op2(g, "math.powf", cf64(g, b2), t, "f64"), "f64");
+  c1 = cast(g, "arith.truncf", c1, "f64", "f32");
+  c2 = cast(g, "arith.truncf", c2, "f64", "f32");
+  int64_t n = p->elements;
+  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
+  int i = span_begin(g, vt, ELEMENTWISE_TILE, n);
+  int gi = load_f32(g, grad, i), mi = load_f32(g, m, i), vi = load_f32(g, v, i), pi = load_f32(g, p, i);
+  /* m' = b1 m + (1 - b1) g; v' = b2 v + (1 - b2) g g */
+  int m1 = fadd(g, fmul(g, cf32(g, b1), mi), fmul(g, cf32(g, 1.0 - b1), gi));
+  int v1 = fadd(g, fmul(g, cf32(g, b2), vi), fmul(g, fmul(g, cf32(g, 1.0 - b2), gi), gi));
+  int m_hat = fdiv(g, m1, c1), v_hat = fdiv(g, v1, c2);
+  int denominator = fadd(g, op1(g, "math.sqrt", v_hat, "f32"), cf32(g, eps));
+  int update = fadd(g, fmul(g, cf32(g, wd), pi), fdiv(g, m_hat, denominator));
+  int p1 = fsub(g, pi, fmul(g, cf32(g, lr), update));
+  store_f32(g, p_out, i, p1);
+  store_f32(g, m_out, i, m1);
+  store_f32(g, v_out, i, v1);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* ---- matrix products ---- */
+
+/* Element e (of 128 x 128) of output tile (tile_row, tile_col): sets *row, *col and returns the i1 that
+ * says whether it lies inside rows x cols. */
+static int tile_element(gen *g, int tile_row, int tile_col, int e, int64_t rows, int64_t cols, int *row, int *col) {
+  *row = add(g, mulc(g, tile_row, MATMUL_TILE), divc(g, e, MATMUL_TILE));
+  *col = add(g, mulc(g, tile_col, MATMUL_TILE), remc(g, e, MATMUL_TILE));
+  return op2(g, "arith.andi", cmpi(g, "slt", *row, ci64(g, rows), "i64"), cmpi(g, "slt", *col, ci64(g, cols), "i64"),
+             "i1");
+}
+
+/* c[b, i, j] = sum_k op(a)[b, i, k] op(b)[b, k, j], fp32 accumulation in increasing k. Output tiles of
+ * 128 x 128 over the [batch * M, N] view of c, in row-major tile order. */
+static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *a = &io->in[0], *b = &io->in[1], *c = &io->out[0];
+  bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
+  int r = c->rank;
+  int64_t batch = r == 3 ? c->dims[0] : 1, m = dim(c, r - 2), n = dim(c, r - 1);
+  int64_t k = ta ? dim(a, r - 2) : dim(a, r - 1);
+  int64_t rows = batch * m, tile_cols = ceil_div(n, MATMUL_TILE);
+  int vt = tiles_begin(g, ceil_div(rows, MATMUL_TILE) * tile_cols);
+  int tile_row = divc(g, vt, tile_cols), tile_col = remc(g, vt, tile_cols);
+  int e = loop_begin(g, g->tid, ci64(g, MATMUL_TILE * MATMUL_TILE), g->ntid);
+  int row, col;
+  when_begin(g, tile_element(g, tile_row, tile_col, e, rows, n, &row, &col));
+  int bi = divc(g, row, m), i = remc(g, row, m);
+  /* a[b] is [M, K] (or [K, M] transposed), b[b] is [K, N] (or [N, K]). */
+  int a_row = add(g, mulc(g, bi, m * k), ta ? i : mulc(g, i, k));
+  int b_col = add(g, mulc(g, bi, k * n), tb ? mulc(g, col, k) : col);
+  int acc, sum;
+  int kk = loop1_begin(g, ci64(g, 0), ci64(g, k), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &sum);
+  int x = load_f32(g, a, add(g, a_row, mulc(g, kk, ta ? m : 1)));
+  int y = load_f32(g, b, add(g, b_col, mulc(g, kk, tb ? 1 : n)));
+  loop1_end(g, fadd(g, acc, fmul(g, x, y)), "f32");
+  store_f32(g, c, add(g, mulc(g, row, n), col), sum);
+  when_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* The group of row `row`: the number of g with ends[g] <= row (ends is non-decreasing, so this is the
+ * first g with row < ends[g]); G when the row is past ends[G-1]. */
+static int group_of(gen *g, const tensor_ref *ends, int row) {
+  int64_t groups = ends->elements;
+  int count, result;
+  int gi = loop1_begin(g, ci64(g, 0), ci64(g, groups), ci64(g, 1), ci64(g, 0), "i64", &count, &result);
+  int below = cmpi(g, "sle", load_index(g, ends, gi), row, "i64");
+  loop1_end(g, add(g, count, cast(g, "arith.extui", below, "i1", "i64")), "i64");
+  return result;
+}
+
+/* y[r] = x[r] w[g] for the rows of group g, 0 after ends[G-1]. Tiles as matmul over R x N. */
+static void gen_grouped_matmul(gen *g, task_io *io) {
+  const tensor_ref *x = &io->in[0], *w = &io->in[1], *ends = &io->in[2], *y = &io->out[0];
+  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(w, 2), groups = dim(w, 0);
+  int64_t tile_cols = ceil_div(n, MATMUL_TILE);
+  int vt = tiles_begin(g, ceil_div(rows, MATMUL_TILE) * tile_cols);
+  int tile_row = divc(g, vt, tile_cols), tile_col = remc(g, vt, tile_cols);
+  int e = loop_begin(g, g->tid, ci64(g, MATMUL_TILE * MATMUL_TILE), g->ntid);
+  int row, col;
+  when_begin(g, tile_element(g, tile_row, tile_col, e, rows, n, &row, &col));
+  int group = group_of(g, ends, row);
+  int routed = cmpi(g, "slt", group, ci64(g, groups), "i64");
+  const char *f32[1] = {"f32"};
+  int value;
+  if_begin(g, routed, 1, f32, &value);
+  int x_row = mulc(g, row, k), w_col = add(g, mulc(g, group, k * n), col);
+  int acc, sum;
+  int kk = loop1_begin(g, ci64(g, 0), ci64(g, k), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &sum);
+  int xv = load_f32(g, x, add(g, x_row, kk));
+  int wv = load_f32(g, w, add(g, w_col, mulc(g, kk, n)));
+  loop1_end(g, fadd(g, acc, fmul(g, xv, wv)), "f32");
+  if_else(g, 1, &sum, f32);
+  int zero = cf32(g, 0.0);
+  if_end(g, 1, &zero, f32);
+  store_f32(g, y, add(g, mulc(g, row, n), col), value);
+  when_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* dw[g] = sum over the rows r of group g of x[r]^T dy[r], fp32, increasing r. Tiles: (g, 128 x 128 of
+ * K x N). */
+static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
+  const tensor_ref *x = &io->in[0], *dy = &io->in[1], *ends = &io->in[2], *dw = &io->out[0];
+  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dy, 1), groups = dim(dw, 0);
+  int64_t tile_rows = ceil_div(k, MATMUL_TILE), tile_cols = ceil_div(n, MATMUL_TILE);
+  int vt = tiles_begin(g, groups * tile_rows * tile_cols);
+  int group = divc(g, vt, tile_rows * tile_cols), rest = remc(g, vt, tile_rows * tile_cols);
+  int tile_row = divc(g, rest, tile_cols), tile_col = remc(g, rest, tile_cols);
+  /* begin = ends[g-1] (0 for g = 0), end = ends[g], both clamped to [0, R] */
+  int zero = ci64(g, 0), row_count = ci64(g, rows);
+  int previous = load_index(g, ends, maxi(g, sub(g, group, ci64(g, 1)), zero));
+  int begin = sel(g, cmpi(g, "sgt", group, zero, "i64"), previous, zero, "i64");
+  begin = mini(g, maxi(g, begin, zero), row_count);
+  int end = mini(g, maxi(g, load_index(g, ends, group), begin), row_count);
+  int e = loop_begin(g, g->tid, ci64(g, MATMUL_TILE * MATMUL_TILE), g->ntid);
+  int p, col;
+  when_begin(g, tile_element(g, tile_row, tile_col, e, k, n, &p, &col));
+  int acc, sum;
+  int r = loop1_begin(g, begin, end, ci64(g, 1), cf32(g, 0.0), "f32", &acc, &sum);
+  int xv = load_f32(g, x, add(g, mulc(g, r, k), p));
+  int dv = load_f32(g, dy, add(g, mulc(g, r, n), col));
+  loop1_end(g, fadd(g, acc, fmul(g, xv, dv)), "f32");
+  store_f32(g, dw, add(g, mulc(g, add(g, mulc(g, group, k), p), n), col), sum);
+  when_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* ---- reductions along an axis ---- */
+
+typedef enum reduction { REDUCE_SUM, REDUCE_MAX, REDUCE_MEAN, REDUCE_BAD } reduction;
+
+static reduction reduction_of(MlirStringRef kind) {
+  return ref_is(kind, "sum") ? REDUCE_SUM : ref_is(kind, "max") ? REDUCE_MAX : ref_is(kind, "mean") ? REDUCE_MEAN
+                                                                                                     : REDUCE_BAD;
+}
+
+/* x viewed as [outer, len, inner] around `axis`. */
+static void axis_split(const tensor_ref *x, int axis, int64_t *outer, int64_t *len, int64_t *inner) {
+  *outer = 1;
+  *inner = 1;
+  for (int d = 0; d < axis; ++d)
+    *outer *= x->dims[d];
+  *len = x->dims[axis];
+  for (int d = axis + 1; d < x->rank; ++d)
+    *inner *= x->dims[d];
+}
+
+/* y[o, i] = reduce over l of x[o, l, i]: one output element per thread iteration, in increasing l. The
+ * output elements are spread over the tiles of the row rule (64 rows of x per tile). */
+static void gen_reduce(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *x = &io->in[0], *y = &io->out[0];
+  reduction kind = reduction_of(latch_reduce_kind(op));
+  int64_t outer, len, inner;
+  axis_split(x, (int)latch_reduce_axis(op), &outer, &len, &inner);
+  int64_t outputs = outer * inner;
+  int64_t virtual_tiles = ceil_div(row_count(x), ROW_TILE);
+  if (virtual_tiles < 1)
+    virtual_tiles = 1;
+  int64_t unit = ceil_div(outputs, virtual_tiles);
+  if (unit < 1)
+    unit = 1;
+  int vt = tiles_begin(g, virtual_tiles);
+  int o = span_begin(g, vt, unit, outputs);
+  int base = add(g, mulc(g, divc(g, o, inner), len * inner), remc(g, o, inner));
+  int acc, result;
+  if (x->dt == DT_I32) {
+    int init = kind == REDUCE_MAX ? ci32(g, INT32_MIN) : ci32(g, 0);
+    int l = loop1_begin(g, ci64(g, 0), ci64(g, len), ci64(g, 1), init, "i32", &acc, &result);
+    int v = load_raw(g, x, add(g, base, mulc(g, l, inner)));
+    loop1_end(g, op2(g, kind == REDUCE_MAX ? "arith.maxsi" : "arith.addi", acc, v, "i32"), "i32");
+    store_raw(g, y, o, result);
+  } else {
+    int init = kind == REDUCE_MAX ? cf32(g, -INFINITY) : cf32(g, 0.0);
+    int l = loop1_begin(g, ci64(g, 0), ci64(g, len), ci64(g, 1), init, "f32", &acc, &result);
+    int v = load_f32(g, x, add(g, base, mulc(g, l, inner)));
+    loop1_end(g, op2(g, kind == REDUCE_MAX ? "arith.maximumf" : "arith.addf", acc, v, "f32"), "f32");
+    if (kind == REDUCE_MEAN)
+      result = fdiv(g, result, cf32(g, (double)len));
+    store_f32(g, y, o, result);
+  }
+  loop_end(g);
+  loop_end(g);
+}
+
+/* dx[o, l, i] = dy[o, i] (sum), dy[o, i] / len (mean), or dy[o, i] at the first l where x[o, :, i] is
+ * largest (NaN largest) and 0 elsewhere (max). One dx element per thread iteration. */
+static void gen_reduce_grad(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *x = &io->in[0], *dy = &io->in[1], *dx = &io->out[0];
+  reduction kind = reduction_of(latch_reduce_grad_kind(op));
+  int64_t outer, len, inner;
+  axis_split(x, (int)latch_reduce_grad_axis(op), &outer, &len, &inner);
+  int64_t n = dx->elements, unit = ROW_TILE * last_dim(dx);
+  int vt = tiles_begin(g, ceil_div(n, unit));
+  int e = span_begin(g, vt, unit, n);
+  int o = divc(g, e, len * inner), l = remc(g, divc(g, e, inner), len), i = remc(g, e, inner);
+  int gv = load_f32(g, dy, add(g, mulc(g, o, inner), i));
+  int value;
+  if (kind == REDUCE_MAX) {
+    int base = add(g, mulc(g, o, len * inner), i);
+    const char *types[2] = {"f32", "i64"};
+    int init[2] = {load_f32(g, x, base), ci64(g, 0)}, args[2], best[2];
+    int ll = for_begin(g, ci64(g, 1), ci64(g, len), ci64(g, 1), 2, init, types, args, best);
+    int v = load_f32(g, x, add(g, base, mulc(g, ll, inner)));
+    int current_nan = cmpf(g, "uno", args[0], args[0], "f32");
+    int better = op2(g, "arith.ori", cmpf(g, "uno", v, v, "f32"), cmpf(g, "ogt", v, args[0], "f32"), "i1");
+    int take = op2(g, "arith.andi", not1(g, current_nan), better, "i1");
+    int next[2] = {sel(g, take, v, args[0], "f32"), sel(g, take, ll, args[1], "i64")};
+    for_end(g, 2, next, types);
+    value = sel(g, cmpi(g, "eq", l, best[1], "i64"), gv, cf32(g, 0.0), "f32");
+  } else {
+    value = kind == REDUCE_MEAN ? fdiv(g, gv, cf32(g, (double)len)) : gv;
+  }
+  store_f32(g, dx, e, value);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* ---- row-wise ops: one row per thread iteration, 64 rows per tile ---- */
+
+/* Opens the tile loop and the row loop over `rows` rows; returns the row index. Close with two loop_end. */
+static int rows_begin(gen *g, int64_t rows) {
+  int vt = tiles_begin(g, ceil_div(rows, ROW_TILE));
+  return span_begin(g, vt, ROW_TILE, rows);
+}
+
+/* Sum over c < d of x[base + c]^2 in fp32, increasing c. */
+static int sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d) {
+  int acc, result;
+  int c = loop1_begin(g, ci64(g, 0), ci64(g, d), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &result);
+  int v = load_f32(g, x, add(g, base, c));
+  loop1_end(g, fadd(g, acc, fmul(g, v, v)), "f32");
+  return result;
+}
+
+static void gen_rmsnorm(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *x = &io->in[0], *w = &io->in[1], *y = &io->out[0];
+  int64_t d = last_dim(x);
+  int row = rows_begin(g, row_count(x));
+  int base = mulc(g, row, d);
+  /* rms = sqrt(mean(x^2) + eps); y = x / rms * w */
+  int mean = fdiv(g, sum_of_squares(g, x, base, d), cf32(g, (double)d));
+  int rms = op1(g, "math.sqrt", fadd(g, mean, cf32(g, latch_rmsnorm_eps(op))), "f32");
+  int c = loop_begin(g, ci64(g, 0), ci64(g, d), ci64(g, 1));
+  int index = add(g, base, c);
+  store_f32(g, y, index, fmul(g, fdiv(g, load_f32(g, x, index), rms), load_f32(g, w, c)));
+  loop_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* max over c < n of x[base + c] (NaN-propagating), in fp32. */
+static int row_max(gen *g, const tensor_ref *x, int base, int64_t n) {
+  int acc, result;
+  int c = loop1_begin(g, ci64(g, 0), ci64(g, n), ci64(g, 1), cf32(g, -INFINITY), "f32", &acc, &result);
+  loop1_end(g, op2(g, "arith.maximumf", acc, load_f32(g, x, add(g, base, c)), "f32"), "f32");
+  return result;
+}
+
+/* sum over c < n of exp(x[base + c] - max), increasing c. */
+static int row_exp_sum(gen *g, const tensor_ref *x, int base, int64_t n, int max) {
+  int acc, result;
+  int c = loop1_begin(g, ci64(g, 0), ci64(g, n), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &result);
+  loop1_end(g, fadd(g, acc, fexp(g, fsub(g, load_f32(g, x, add(g, base, c)), max))), "f32");
+  return result;
+}
+
+static void gen_softmax(gen *g, task_io *io) {
+  const tensor_ref *x = &io->in[0], *y = &io->out[0];
+  int64_t n = last_dim(x);
+  int row = rows_begin(g, row_count(x));
+  int base = mulc(g, row, n);
+  int max = row_max(g, x, base, n);
+  int sum = row_exp_sum(g, x, base, n, max);
+  int c = loop_begin(g, ci64(g, 0), ci64(g, n), ci64(g, 1));
+  int index = add(g, base, c);
+  store_f32(g, y, index, fdiv(g, fexp(g, fsub(g, load_f32(g, x, index), max)), sum));
+  loop_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* dx = y (dy - sum(dy y)) per row. */
+static void gen_softmax_grad(gen *g, task_io *io) {
+  const tensor_ref *y = &io->in[0], *dy = &io->in[1], *dx = &io->out[0];
+  int64_t n = last_dim(y);
+  int row = rows_begin(g, row_count(y));
+  int base = mulc(g, row, n);
+  int total = dot(g, dy, base, y, base, n);
+  int c = loop_begin(g, ci64(g, 0), ci64(g, n), ci64(g, 1));
+  int index = add(g, base, c);
+  store_f32(g, dx, index, fmul(g, load_f32(g, y, index), fsub(g, load_f32(g, dy, index), total)));
+  loop_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* The target of row `row`, clamped into [0, V) so that a bad target cannot read outside the row. */
+static int target_of(gen *g, const tensor_ref *targets, int row, int64_t v) {
+  int t = load_index(g, targets, row);
+  return mini(g, maxi(g, t, ci64(g, 0)), ci64(g, v - 1));
+}
+
+/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). One tile; warp 0 of its CTA: lane l sums
+ * rows l, l + 32, ... in order, then a fixed butterfly of shuffles adds the 32 partial sums; lane 0
+ * writes. Deterministic (a fixed order), no atomics. */
+static void gen_cross_entropy(gen *g, task_io *io) {
+  const tensor_ref *logits = &io->in[0], *targets = &io->in[1], *loss = &io->out[0];
+  int64_t n = dim(logits, 0), v = dim(logits, 1);
+  tiles_begin(g, 1);
+  int lane_limit = ci64(g, 32);
+  when_begin(g, cmpi(g, "slt", g->tid, lane_limit, "i64"));
+  int acc, total;
+  int row = loop1_begin(g, g->tid, ci64(g, n), lane_limit, cf32(g, 0.0), "f32", &acc, &total);
+  int base = mulc(g, row, v);
+  int max = row_max(g, logits, base, v);
+  int sum = row_exp_sum(g, logits, base, v, max);
+  int target = load_f32(g, logits, add(g, base, target_of(g, targets, row, v)));
+  int row_loss = fsub(g, fadd(g, op1(g, "math.log", sum, "f32"), max), target);
+  loop1_end(g, fadd(g, acc, row_loss), "f32");
+  int width = ci32(g, 32);
+  for (int offset = 16; offset >= 1; offset /= 2) {
+    int shuffled = fresh(g), valid = fresh(g);
+    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, total, ci32(g, offset), width);
+    total = fadd(g, total, shuffled);
+  }
+  when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
+  store_f32(g, loss, ci64(g, 0), fdiv(g, total, cf32(g, (double)n)));
+  when_end(g);
+  when_end(g);
+  loop_end(g);
+}
+
+/* dlogits[n] = dloss (softmax(logits[n]) - onehot(targets[n])) / N, per row. */
+static void gen_cross_entropy_grad(gen *g, task_io *io) {
+  const tensor_ref *logits = &io->in[0], *targets = &io->in[1], *dloss = &io->in[2], *dlogits = &io->out[0];
+  int64_t n = dim(logits, 0), v = dim(logits, 1);
+  int row = rows_begin(g, n);
+  int scale = fdiv(g, load_f32(g, dloss, ci64(g, 0)), cf32(g, (double)n));
+  int base = mulc(g, row, v);
+  int target = load_index(g, targets, row);
+  int max = row_max(g, logits, base, v);
+  int sum = row_exp_sum(g, logits, base, v, max);
+  int c = loop_begin(g, ci64(g, 0), ci64(g, v), ci64(g, 1));
+  int index = add(g, base, c);
+  int p = fdiv(g, fexp(g, fsub(g, load_f32(g, logits, index), max)), sum);
+  p = sel(g, cmpi(g, "eq", c, target, "i64"), fsub(g, p, cf32(g, 1.0)), p, "f32");
+  store_f32(g, dlogits, index, fmul(g, p, scale));
+  loop_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* 1 / sqrt(mean(x^2) + eps) of the row at `base` (the same code for dx and dw: bitwise the same r). */
+static int rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double eps) {
+  int mean = fdiv(g, sum_of_squares(g, x, base, d), cf32(g, (double)d));
+  return fdiv(g, cf32(g, 1.0), op1(g, "math.sqrt", fadd(g, mean, cf32(g, eps)), "f32"));
+}
+
+/* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh (increasing
+ * rows; each column's thread recomputes r of every row). Virtual tiles: the row tiles of dx, then tiles
+ * of 256 columns of dw. */
+static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *x = &io->in[0], *w = &io->in[1], *dy = &io->in[2], *dx = &io->out[0], *dw = &io->out[1];
+  double eps = latch_rmsnorm_grad_eps(op);
+  int64_t d = last_dim(x), rows = row_count(x);
+  int64_t row_tiles = ceil_div(rows, ROW_TILE), column_tiles = ceil_div(d, 256);
+  int vt = tiles_begin(g, row_tiles + column_tiles);
+  int row_tile_count = ci64(g, row_tiles);
+  when_begin(g, cmpi(g, "slt", vt, row_tile_count, "i64"));
+  {
+    int row = span_begin(g, vt, ROW_TILE, rows);
+    int base = mulc(g, row, d);
+    int r = rms_inverse(g, x, base, d, eps);
+    int acc, total;
+    int c = loop1_begin(g, ci64(g, 0), ci64(g, d), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
+    int index = add(g, base, c);
+    int gw = fmul(g, load_f32(g, dy, index), load_f32(g, w, c));
+    loop1_end(g, fadd(g, acc, fmul(g, gw, fmul(g, load_f32(g, x, index), r))), "f32");
+    int mean = fdiv(g, total, cf32(g, (double)d));
+    int c2 = loop_begin(g, ci64(g, 0), ci64(g, d), ci64(g, 1));
+    int index2 = add(g, base, c2);
+    int xh = fmul(g, load_f32(g, x, index2), r);
+    int gw2 = fmul(g, load_f32(g, dy, index2), load_f32(g, w, c2));
+    store_f32(g, dx, index2, fmul(g, r, fsub(g, gw2, fmul(g, xh, mean))));
+    loop_end(g);
+    loop_end(g);
+  }
+  otherwise(g);
+  {
+    int column = span_begin(g, sub(g, vt, row_tile_count), 256, d);
+    int acc, total;
+    int row = loop1_begin(g, ci64(g, 0), ci64(g, rows), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
+    int base = mulc(g, row, d);
+    int r = rms_inverse(g, x, base, d, eps);
+    int index = add(g, base, column);
+    int xh = fmul(g, load_f32(g, x, index), r);
+    loop1_end(g, fadd(g, acc, fmul(g, load_f32(g, dy, index), xh)), "f32");
+    store_f32(g, dw, column, total);
+    loop_end(g);
+  }
+  when_end(g);
+  loop_end(g);
+}
+
+/* ---- rows copied by index: embedding, gather_rows; sums by index: scatter_add_rows, topk_grad ---- */
+
+/* y[s, c] = table[ids[s], c] (0 for an id outside [0, V)); element-parallel inside tiles of 64 rows. */
+static void gen_gather(gen *g, const tensor_ref *table, const tensor_ref *ids, const tensor_ref *y) {
+  int64_t v = dim(table, 0), d = dim(table, 1), n = y->elements;
+  int vt = tiles_begin(g, ceil_div(ids->elements, ROW_TILE));
+  int e = span_begin(g, vt, ROW_TILE * d, n);
+  int s = divc(g, e, d), c = remc(g, e, d);
+  int id = load_index(g, ids, s);
+  int zero = ci64(g, 0);
+  int inside = op2(g, "arith.andi", cmpi(g, "sge", id, zero, "i64"), cmpi(g, "slt", id, ci64(g, v), "i64"), "i1");
+  int safe = sel(g, inside, id, zero, "i64");
+  int value = load_raw(g, table, add(g, mulc(g, safe, d), c));
+  store_raw(g, y, e, sel(g, inside, value, cbits(g, y->dt, 0), dtype_name(y->dt)));
+  loop_end(g);
+  loop_end(g);
+}
+
+/* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s; one y element per thread iteration. */
+static void gen_scatter_add_rows(gen *g, task_io *io) {
+  const tensor_ref *x = &io->in[0], *idx = &io->in[1], *y = &io->out[0];
+  int64_t s_count = dim(x, 0), d = dim(x, 1), rows = dim(y, 0);
+  int vt = tiles_begin(g, ceil_div(rows, ROW_TILE));
+  int e = span_begin(g, vt, ROW_TILE * d, y->elements);
+  int r = divc(g, e, d), c = remc(g, e, d);
+  int acc, total;
+  int s = loop1_begin(g, ci64(g, 0), ci64(g, s_count), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
+  const char *f32[1] = {"f32"};
+  int next;
+  if_begin(g, cmpi(g, "eq", load_index(g, idx, s), r, "i64"), 1, f32, &next);
+  int added = fadd(g, acc, load_f32(g, x, add(g, mulc(g, s, d), c)));
+  if_else(g, 1, &added, f32);
+  if_end(g, 1, &acc, f32);
+  loop1_end(g, next, "f32");
+  store_f32(g, y, e, total);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* dx[n, c] = sum over j with indices[n, j] = c of dvalues[n, j] (0 if none), increasing j. */
+static void gen_topk_grad(gen *g, task_io *io) {
+  const tensor_ref *dvalues = &io->in[0], *indices = &io->in[1], *dx = &io->out[0];
+  int64_t k = dim(dvalues, 1), columns = dim(dx, 1);
+  int vt = tiles_begin(g, ceil_div(dim(dx, 0), ROW_TILE));
+  int e = span_begin(g, vt, ROW_TILE * columns, dx->elements);
+  int row = divc(g, e, columns), c = remc(g, e, columns);
+  int base = mulc(g, row, k);
+  int acc, total;
+  int j = loop1_begin(g, ci64(g, 0), ci64(g, k), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
+  int index = add(g, base, j);
+  int hit = cmpi(g, "eq", load_index(g, indices, index), c, "i64");
+  loop1_end(g, sel(g, hit, fadd(g, acc, load_f32(g, dvalues, index)), acc, "f32"), "f32");
+  store_f32(g, dx, e, total);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* ---- rotary embedding ---- */
+
+/* y[..i] = x[i] cos a - x[i+h] sin a, y[..i+h] = x[i+h] cos a + x[i] sin a with a = t theta^(-2i/hd) (the
+ * angle, its cosine and sine in fp64); the gradient uses the angle -a. One (row, i) pair per thread
+ * iteration, 64 rows of [B*T*H, hd] per tile. */
+static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double theta, bool inverse) {
+  int64_t t_count = dim(x, 1), heads = dim(x, 2), hd = dim(x, 3), half = hd / 2;
+  int64_t rows = row_count(x);
+  int vt = tiles_begin(g, ceil_div(rows, ROW_TILE));
+  int e = span_begin(g, vt, ROW_TILE * half, rows * half);
+  int row = divc(g, e, half), i = remc(g, e, half);
+  int t = remc(g, divc(g, row, heads), t_count);
+  /* f = theta^(-2 i / hd), a = t f */
+  int exponent = op2(g, "arith.divf", op2(g, "arith.mulf", cf64(g, -2.0), i64_to_f64(g, i), "f64"),
+                     cf64(g, (double)hd), "f64");
+  int f = op2(g, "math.powf", cf64(g, theta), exponent, "f64");
+  int angle = op2(g, "arith.mulf", i64_to_f64(g, t), f, "f64");
+  int cosine = cast(g, "arith.truncf", op1(g, "math.cos", angle, "f64"), "f64", "f32");
+  int sine = cast(g, "arith.truncf", op1(g, "math.sin", angle, "f64"), "f64", "f32");
+  int first = add(g, mulc(g, row, hd), i), second = addc(g, first, half);
+  int a = load_f32(g, x, first), b = load_f32(g, x, second);
+  if (!inverse) {
+    store_f32(g, y, first, fsub(g, fmul(g, a, cosine), fmul(g, b, sine)));
+    store_f32(g, y, second, fadd(g, fmul(g, b, cosine), fmul(g, a, sine)));
+  } else {
+    store_f32(g, y, first, fadd(g, fmul(g, a, cosine), fmul(g, b, sine)));
+    store_f32(g, y, second, fsub(g, fmul(g, b, cosine), fmul(g, a, sine)));
+  }
+  loop_end(g);
+  loop_end(g);
+}
+
+/* ---- attention ---- */
+
+/* max and sum of exp(s - max) over the keys j < keys of the scores s = q[q_base] . k[k_base + j hd] scale:
+ * the softmax statistics of one query row, two passes in increasing j (as the reference does). */
+static void row_statistics(gen *g, const tensor_ref *q, int q_base, const tensor_ref *k, int k_base, int keys,
+                           int64_t hd, int scale, int *out_max, int *out_sum) {
+  int acc;
+  int j = loop1_begin(g, ci64(g, 0), keys, ci64(g, 1), cf32(g, -INFINITY), "f32", &acc, out_max);
+  int s = fmul(g, dot(g, q, q_base, k, add(g, k_base, mulc(g, j, hd)), hd), scale);
+  loop1_end(g, op2(g, "arith.maximumf", acc, s, "f32"), "f32");
+  int j2 = loop1_begin(g, ci64(g, 0), keys, ci64(g, 1), cf32(g, 0.0), "f32", &acc, out_sum);
+  int s2 = fmul(g, dot(g, q, q_base, k, add(g, k_base, mulc(g, j2, hd)), hd), scale);
+  loop1_end(g, fadd(g, acc, fexp(g, fsub(g, s2, *out_max))), "f32");
+}
+
+/* o = softmax(q k^T scale) v per (b, h), online softmax per query row (one row per thread iteration, its
+ * output accumulator in local memory). Tiles: (b, h, block of 128 queries). */
+static void gen_attention_body(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
+  bool causal = latch_attention_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  int accumulator = local_array(g, hdv);
+  int scale = cf32(g, latch_attention_scale(op));
+  int64_t blocks = ceil_div(tq, ATTENTION_TILE);
+  int vt = tiles_begin(g, bh_count * blocks);
+  int bh = divc(g, vt, blocks), block = remc(g, vt, blocks);
+  int first = mulc(g, block, ATTENTION_TILE);
+  int last = mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tq));
+  int i = threads_begin(g, first, last);
+  int q_base = mulc(g, add(g, mulc(g, bh, tq), i), hd);
+  int k_base = mulc(g, bh, tk * hd), v_base = mulc(g, bh, tk * hdv);
+  int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+  local_fill(g, accumulator, hdv, cf32(g, 0.0));
+  /* online softmax: m, l carried; acc = acc * exp(m - m') + exp(s - m') v[j] */
+  const char *types[2] = {"f32", "f32"};
+  int init[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, args[2], results[2];
+  int j = for_begin(g, ci64(g, 0), keys, ci64(g, 1), 2, init, types, args, results);
+  int s = fmul(g, dot(g, q, q_base, k, add(g, k_base, mulc(g, j, hd)), hd), scale);
+  int m_new = op2(g, "arith.maximumf", args[0], s, "f32");
+  int correction = fexp(g, fsub(g, args[0], m_new));
+  int p = fexp(g, fsub(g, s, m_new));
+  int l_new = fadd(g, fmul(g, args[1], correction), p);
+  int v_row = add(g, v_base, mulc(g, j, hdv));
+  int c = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
+  int updated = fadd(g, fmul(g, local_load(g, accumulator, c), correction), fmul(g, p, load_f32(g, v, add(g, v_row, c))));
+  local_store(g, accumulator, c, updated);
+  loop_end(g);
+  int next[2] = {m_new, l_new};
+  for_end(g, 2, next, types);
+  int o_base = mulc(g, add(g, mulc(g, bh, tq), i), hdv);
+  int c2 = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
+  store_f32(g, o, add(g, o_base, c2), fdiv(g, local_load(g, accumulator, c2), results[1]));
+  loop_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* With P = softmax(S), S = q k^T scale (masked): dq = dS k scale per query row i, dk = dS^T q scale and
+ * dv = P^T do per key row j (a loop over the queries, recomputing each query row's statistics), dS = P (dP -
+ * rowsum(do o)), dP = do v^T. Virtual tile (b, h, block): the 128 query rows and the 128 key rows of the
+ * block; every row is one thread iteration, accumulators in local memory. No atomics. */
+static void gen_attention_grad(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->in[3], *d_o = &io->in[4];
+  const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
+  bool causal = latch_attention_grad_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  int acc_a = local_array(g, hd), acc_b = local_array(g, hdv);
+  int scale = cf32(g, latch_attention_grad_scale(op));
+  int64_t q_blocks = ceil_div(tq, ATTENTION_TILE), k_blocks = ceil_div(tk, ATTENTION_TILE);
+  int64_t blocks = q_blocks > k_blocks ? q_blocks : k_blocks;
+  int vt = tiles_begin(g, bh_count * blocks);
+  int bh = divc(g, vt, blocks), block = remc(g, vt, blocks);
+  int first = mulc(g, block, ATTENTION_TILE);
+  int q_rows = maxi(g, sub(g, mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tq)), first), ci64(g, 0));
+  int k_rows = maxi(g, sub(g, mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tk)), first), ci64(g, 0));
+  int q_head = mulc(g, bh, tq * hd), k_head = mulc(g, bh, tk * hd);
+  int v_head = mulc(g, bh, tk * hdv), o_head = mulc(g, bh, tq * hdv);
+  int w = threads_begin(g, ci64(g, 0), add(g, q_rows, k_rows));
+  when_begin(g, cmpi(g, "slt", w, q_rows, "i64"));
+  {
+    /* query row i: dq[i] = sum_j dS[i, j] k[j] scale */
+    int i = add(g, first, w);
+    int q_base = add(g, q_head, mulc(g, i, hd)), o_row = add(g, o_head, mulc(g, i, hdv));
+    int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+    int max, sum;
+    row_statistics(g, q, q_base, k, k_head, keys, hd, scale, &max, &sum);
+    int row_dot = dot(g, d_o, o_row, o, o_row, hdv);
+    local_fill(g, acc_a, hd, cf32(g, 0.0));
+    int j = loop_begin(g, ci64(g, 0), keys, ci64(g, 1));
+    int k_row = add(g, k_head, mulc(g, j, hd));
+    int p = fdiv(g, fexp(g, fsub(g, fmul(g, dot(g, q, q_base, k, k_row, hd), scale), max)), sum);
+    int dp = dot(g, d_o, o_row, v, add(g, v_head, mulc(g, j, hdv)), hdv);
+    int ds = fmul(g, p, fsub(g, dp, row_dot));
+    int c = loop_begin(g, ci64(g, 0), ci64(g, hd), ci64(g, 1));
+    int term = fmul(g, fmul(g, ds, load_f32(g, k, add(g, k_row, c))), scale);
+    local_store(g, acc_a, c, fadd(g, local_load(g, acc_a, c), term));
+    loop_end(g);
+    loop_end(g);
+    int c2 = loop_begin(g, ci64(g, 0), ci64(g, hd), ci64(g, 1));
+    store_f32(g, dq, add(g, q_base, c2), local_load(g, acc_a, c2));
+    loop_end(g);
+  }
+  otherwise(g);
+  {
+    /* key row j: dv[j] = sum_i P[i, j] do[i], dk[j] = sum_i dS[i, j] q[i] scale over the queries that see
+     * key j (i >= j when causal), increasing i */
+    int j = add(g, first, sub(g, w, q_rows));
+    int k_row = add(g, k_head, mulc(g, j, hd)), v_row = add(g, v_head, mulc(g, j, hdv));
+    local_fill(g, acc_a, hd, cf32(g, 0.0));
+    local_fill(g, acc_b, hdv, cf32(g, 0.0));
+    int i = loop_begin(g, causal ? j : ci64(g, 0), ci64(g, tq), ci64(g, 1));
+    int q_base = add(g, q_head, mulc(g, i, hd)), o_row = add(g, o_head, mulc(g, i, hdv));
+    int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+    int max, sum;
+    row_statistics(g, q, q_base, k, k_head, keys, hd, scale, &max, &sum);
+    int row_dot = dot(g, d_o, o_row, o, o_row, hdv);
+    int p = fdiv(g, fexp(g, fsub(g, fmul(g, dot(g, q, q_base, k, k_row, hd), scale), max)), sum);
+    int dp = dot(g, d_o, o_row, v, v_row, hdv);
+    int ds = fmul(g, p, fsub(g, dp, row_dot));
+    int c = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
+    local_store(g, acc_b, c, fadd(g, local_load(g, acc_b, c), fmul(g, p, load_f32(g, d_o, add(g, o_row, c)))));
+    loop_end(g);
+    int c2 = loop_begin(g, ci64(g, 0), ci64(g, hd), ci64(g, 1));
+    int term = fmul(g, fmul(g, ds, load_f32(g, q, add(g, q_base, c2))), scale);
+    local_store(g, acc_a, c2, fadd(g, local_load(g, acc_a, c2), term));
+    loop_end(g);
+    loop_end(g);
+    int c3 = loop_begin(g, ci64(g, 0), ci64(g, hd), ci64(g, 1));
+    store_f32(g, dk, add(g, k_row, c3), local_load(g, acc_a, c3));
+    loop_end(g);
+    int c4 = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
+    store_f32(g, dv, add(g, v_row, c4), local_load(g, acc_b, c4));
+    loop_end(g);
+  }
+  when_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* ---- topk, bucket ---- */
+
+/* True when (a, ia) comes before (b, ib) in topk order: larger first, NaN largest, ties to the lower
+ * index. */
+static int topk_before(gen *g, int a, int ia, int b, int ib) {
+  int na = cmpf(g, "uno", a, a, "f32"), nb = cmpf(g, "uno", b, b, "f32");
+  int differ = op2(g, "arith.xori", na, nb, "i1");
+  int nan_first = op2(g, "arith.andi", differ, na, "i1");
+  int greater = op2(g, "arith.andi", not1(g, na), cmpf(g, "ogt", a, b, "f32"), "i1");
+  int tie = op2(g, "arith.andi", op2(g, "arith.ori", na, cmpf(g, "oeq", a, b, "f32"), "i1"),
+                cmpi(g, "slt", ia, ib, "i64"), "i1");
+  int same_kind = op2(g, "arith.andi", not1(g, differ), op2(g, "arith.ori", greater, tie, "i1"), "i1");
+  return op2(g, "arith.ori", nan_first, same_kind, "i1");
+}
+
+/* Row per thread iteration: slot s takes the first element (in topk order) after the one slot s-1 took;
+ * O(k E) per row, no scratch memory. */
+static void gen_topk(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *x = &io->in[0], *values = &io->out[0], *indices = &io->out[1];
+  int64_t e_count = dim(x, 1), k = latch_topk_k(op);
+  int row = rows_begin(g, dim(x, 0));
+  int base = mulc(g, row, e_count);
+  const char *types[2] = {"f32", "i64"};
+  int minus_one = ci64(g, -1);
+  int init[2] = {cf32(g, 0.0), minus_one}, previous[2], last[2];
+  int s = for_begin(g, ci64(g, 0), ci64(g, k), ci64(g, 1), 2, init, types, previous, last);
+  int start[2] = {cf32(g, 0.0), minus_one}, best[2], chosen[2];
+  int j = for_begin(g, ci64(g, 0), ci64(g, e_count), ci64(g, 1), 2, start, types, best, chosen);
+  int value = load_f32(g, x, add(g, base, j));
+  int none_before = cmpi(g, "slt", previous[1], ci64(g, 0), "i64");
+  int after = op2(g, "arith.ori", none_before, topk_before(g, previous[0], previous[1], value, j), "i1");
+  int none_yet = cmpi(g, "slt", best[1], ci64(g, 0), "i64");
+  int better = op2(g, "arith.ori", none_yet, topk_before(g, value, j, best[0], best[1]), "i1");
+  int take = op2(g, "arith.andi", after, better, "i1");
+  int next[2] = {sel(g, take, value, best[0], "f32"), sel(g, take, j, best[1], "i64")};
+  for_end(g, 2, next, types);
+  int out = add(g, mulc(g, row, k), s);
+  store_f32(g, values, out, chosen[0]);
+  store_raw(g, indices, out, cast(g, "arith.trunci", chosen[1], "i64", "i32"));
+  for_end(g, 2, chosen, types);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* One tile: ends[g] = #{s : ids[s] <= g}; order[#{s' : ids[s'] < ids[s]} + #{s' < s : ids[s'] = ids[s]}] = s
+ * (a stable counting sort, every position computed independently by one thread). */
+static void gen_bucket(gen *g, task_io *io) {
+  const tensor_ref *ids = &io->in[0], *order = &io->out[0], *ends = &io->out[1];
+  int64_t n = ids->elements, groups = ends->elements;
+  tiles_begin(g, 1);
+  int w = threads_begin(g, ci64(g, 0), ci64(g, groups + n));
+  int group_count = ci64(g, groups);
+  when_begin(g, cmpi(g, "slt", w, group_count, "i64"));
+  {
+    int acc, count;
+    int s = loop1_begin(g, ci64(g, 0), ci64(g, n), ci64(g, 1), ci32(g, 0), "i32", &acc, &count);
+    int below = cmpi(g, "sle", load_index(g, ids, s), w, "i64");
+    loop1_end(g, op2(g, "arith.addi", acc, cast(g, "arith.extui", below, "i1", "i32"), "i32"), "i32");
+    store_raw(g, ends, w, count);
+  }
+  otherwise(g);
+  {
+    int s = sub(g, w, group_count);
+    int id = load_index(g, ids, s);
+    int acc, position;
+    int s2 = loop1_begin(g, ci64(g, 0), ci64(g, n), ci64(g, 1), ci64(g, 0), "i64", &acc, &position);
+    int other = load_index(g, ids, s2);
+    int earlier = op2(g, "arith.ori", cmpi(g, "slt", other, id, "i64"),
+                      op2(g, "arith.andi", cmpi(g, "eq", other, id, "i64"), cmpi(g, "slt", s2, s, "i64"), "i1"), "i1");
+    loop1_end(g, add(g, acc, cast(g, "arith.extui", earlier, "i1", "i64")), "i64");
+    store_raw(g, order, position, cast(g, "arith.trunci", s, "i64", "i32"));
+  }
+  when_end(g);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* ---- one task ---------------------------------------------------------------------------------------- */
+
+/* Which results may share bytes with which operands: an elementwise task may write a result exactly over
+ * an operand of the same element size (latch-plan-arena's in-place writes), a reshape may be planned
+ * over its input (no copy then), task.adamw writes over p, m, v; anything else must be disjoint. */
+static bool check_places(lowerer *l, MlirOperation op, latch_op_kind kind, const task_io *io) {
+  for (int r = 0; r < io->out_count; ++r) {
+    const tensor_ref *out = &io->out[r];
+    if (out->kind == PLACE_CONST) {
+      report(l, op, "a result cannot be a constant");
+      return false;
+    }
+    if (kind == LATCH_OP_TASK_ADAMW)
+      continue;
+    for (int k = 0; k < io->in_count; ++k) {
+      const tensor_ref *in = &io->in[k];
+      if (!places_overlap(out, in))
+        continue;
+      bool elementwise = kind == LATCH_OP_TASK_MAP || kind == LATCH_OP_TASK_CONVERT || kind == LATCH_OP_TASK_RESHAPE;
+      bool exact = places_equal(out, in) && dtype_bytes(out->dt) == dtype_bytes(in->dt) &&
+                   (in->rank > 0 || out->elements == 1) && in->elements == out->elements;
+      if (!(elementwise && exact)) {
+        report(l, op, "result %d overlaps operand %d in memory and this task cannot run in place", r, k);
+        return false;
+      }
+    }
+    for (int s = 0; s < r; ++s)
+      if (places_overlap(out, &io->out[s])) {
+        report(l, op, "results %d and %d overlap in memory", s, r);
+        return false;
+      }
+  }
+  return true;
+}
+
+static bool read_io(lowerer *l, MlirOperation op, task_io *io) {
+  io->in_count = (int)mlirOperationGetNumOperands(op);
+  io->out_count = (int)mlirOperationGetNumResults(op);
+  if (io->in_count > LATCH_MAP_MAX_INPUTS + 1 || io->out_count > LATCH_MAP_MAX_OUTPUTS) {
+    report(l, op, "too many operands or results");
+    return false;
+  }
+  for (int k = 0; k < io->in_count; ++k)
+    if (!locate(l, op, mlirOperationGetOperand(op, k), &io->in[k]))
+      return false;
+  for (int r = 0; r < io->out_count; ++r)
+    if (!locate(l, op, mlirOperationGetResult(op, r), &io->out[r]))
+      return false;
+  return true;
+}
+
+/* Shape facts the templates rely on that latch-verify checks; checked again so that a template never
+ * indexes outside a tensor. */
+static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const task_io *io) {
+  const tensor_ref *in = io->in, *out = io->out;
+  bool ok = true;
+  switch (kind) {
+  case LATCH_OP_TASK_MATMUL: {
+    int r = out[0].rank;
+    ok = io->in_count == 2 && (r == 2 || r == 3) && in[0].rank == r && in[1].rank == r;
+    if (ok) {
+      bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
+      int64_t m = ta ? in[0].dims[r - 1] : in[0].dims[r - 2], k = ta ? in[0].dims[r - 2] : in[0].dims[r - 1];
+      int64_t k2 = tb ? in[1].dims[r - 1] : in[1].dims[r - 2], n = tb ? in[1].dims[r - 2] : in[1].dims[r - 1];
+      ok = k == k2 && out[0].dims[r - 2] == m && out[0].dims[r - 1] == n &&
+           (r == 2 || (in[0].dims[0] == out[0].dims[0] && in[1].dims[0] == out[0].dims[0]));
+      ok = ok && in[0].dt != DT_I32 && in[1].dt != DT_I32 && out[0].dt != DT_I32;
+    }
+    break;
+  }
+  case LATCH_OP_TASK_GROUPED_MATMUL:
+    ok = in[0].rank == 2 && in[1].rank == 3 && in[2].rank == 1 && out[0].rank == 2 && in[2].dt == DT_I32 &&
+         in[1].dims[1] == in[0].dims[1] && in[2].dims[0] == in[1].dims[0] && out[0].dims[0] == in[0].dims[0] &&
+         out[0].dims[1] == in[1].dims[2];
+    break;
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
+    ok = in[0].rank == 2 && in[1].rank == 2 && in[2].rank == 1 && out[0].rank == 3 && in[2].dt == DT_I32 &&
+         in[1].dims[0] == in[0].dims[0] && out[0].dims[0] == in[2].dims[0] && out[0].dims[1] == in[0].dims[1] &&
+         out[0].dims[2] == in[1].dims[1];
+    break;
+  case LATCH_OP_TASK_MAP:
+    for (int k = 0; ok && k < io->in_count; ++k)
+      ok = in[k].rank == 0 || in[k].elements == out[0].elements;
+    for (int r = 0; ok && r < io->out_count; ++r)
+      ok = out[r].elements == out[0].elements;
+    break;
+  case LATCH_OP_TASK_REDUCE:
+  case LATCH_OP_TASK_REDUCE_GRAD: {
+    int64_t axis = latch_attr_int(op, "axis", -1);
+    MlirStringRef kind_name = latch_attr_string(op, "kind");
+    ok = in[0].rank >= 1 && axis >= 0 && axis < in[0].rank && reduction_of(kind_name) != REDUCE_BAD &&
+         out[0].elements == (kind == LATCH_OP_TASK_REDUCE ? (in[0].dims[axis] ? in[0].elements / in[0].dims[axis] : 0)
+                                                           : in[0].elements);
+    if (ok && kind == LATCH_OP_TASK_REDUCE && in[0].dt == DT_I32 && reduction_of(kind_name) == REDUCE_MEAN) {
+      report(l, op, "kind \"mean\" needs a float tensor");
+      return false;
+    }
+    if (ok && kind == LATCH_OP_TASK_REDUCE)
+      ok = (in[0].dt == DT_I32) == (out[0].dt == DT_I32);
+    if (ok && kind == LATCH_OP_TASK_REDUCE_GRAD)
+      ok = in[0].dt != DT_I32 && in[1].dt != DT_I32 && out[0].dt != DT_I32 &&
+           in[1].elements == out[0].elements / (in[0].dims[axis] ? in[0].dims[axis] : 1);
+    break;
+  }
+  case LATCH_OP_TASK_RMSNORM:
+  case LATCH_OP_TASK_RMSNORM_GRAD:
+    ok = in[0].rank >= 1 && in[1].rank == 1 && in[1].dims[0] == last_dim(&in[0]) &&
+         out[0].elements == in[0].elements && (kind == LATCH_OP_TASK_RMSNORM || (in[2].elements == in[0].elements &&
+                                                                                 out[1].elements == in[1].elements));
+    break;
+  case LATCH_OP_TASK_SOFTMAX:
+    ok = in[0].rank >= 1 && out[0].elements == in[0].elements;
+    break;
+  case LATCH_OP_TASK_SOFTMAX_GRAD:
+    ok = in[0].rank >= 1 && in[1].elements == in[0].elements && out[0].elements == in[0].elements;
+    break;
+  case LATCH_OP_TASK_CROSS_ENTROPY:
+  case LATCH_OP_TASK_CROSS_ENTROPY_GRAD:
+    ok = in[0].rank == 2 && in[1].rank == 1 && in[1].dt == DT_I32 && in[1].dims[0] == in[0].dims[0] &&
+         in[0].dims[1] >= 1 &&
+         (kind == LATCH_OP_TASK_CROSS_ENTROPY ? out[0].elements == 1
+                                              : in[2].elements == 1 && out[0].elements == in[0].elements);
+    break;
+  case LATCH_OP_TASK_EMBEDDING:
+    ok = in[0].rank == 2 && in[1].dt == DT_I32 && out[0].elements == in[1].elements * in[0].dims[1] &&
+         out[0].dt == in[0].dt;
+    break;
+  case LATCH_OP_TASK_GATHER_ROWS:
+    ok = in[0].rank == 2 && in[1].rank == 1 && in[1].dt == DT_I32 && out[0].rank == 2 &&
+         out[0].dims[0] == in[1].dims[0] && out[0].dims[1] == in[0].dims[1] && out[0].dt == in[0].dt;
+    break;
+  case LATCH_OP_TASK_SCATTER_ADD_ROWS:
+    ok = in[0].rank == 2 && in[1].rank == 1 && in[1].dt == DT_I32 && out[0].rank == 2 &&
+         in[1].dims[0] == in[0].dims[0] && out[0].dims[1] == in[0].dims[1] && in[0].dt != DT_I32 &&
+         out[0].dt != DT_I32;
+    break;
+  case LATCH_OP_TASK_ROPE:
+  case LATCH_OP_TASK_ROPE_GRAD:
+    ok = in[0].rank == 4 && in[0].dims[3] % 2 == 0 && out[0].elements == in[0].elements;
+    break;
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_GRAD: {
+    bool causal = latch_attr_bool(op, "causal", false);
+    ok = in[0].rank == 4 && in[1].rank == 4 && in[2].rank == 4 && in[1].dims[0] == in[0].dims[0] &&
+         in[1].dims[1] == in[0].dims[1] && in[1].dims[3] == in[0].dims[3] && in[2].dims[0] == in[0].dims[0] &&
+         in[2].dims[1] == in[0].dims[1] && in[2].dims[2] == in[1].dims[2] && (!causal || in[1].dims[2] == in[0].dims[2]);
+    int64_t o_elements = in[0].dims[0] * in[0].dims[1] * in[0].dims[2] * in[2].dims[3];
+    if (ok && kind == LATCH_OP_TASK_ATTENTION)
+      ok = out[0].elements == o_elements;
+    if (ok && kind == LATCH_OP_TASK_ATTENTION_GRAD)
+      ok = in[3].elements == o_elements && in[4].elements == o_elements && out[0].elements == in[0].elements &&
+           out[1].elements == in[1].elements && out[2].elements == in[2].elements;
+    break;
+  }
+  case LATCH_OP_TASK_TOPK: {
+    int64_t k = latch_topk_k(op);
+    ok = in[0].rank == 2 && k >= 1 && k <= in[0].dims[1] && out[0].elements == in[0].dims[0] * k &&
+         out[1].elements == out[0].elements && out[1].dt == DT_I32;
+    break;
+  }
+  case LATCH_OP_TASK_TOPK_GRAD:
+    ok = in[0].rank == 2 && in[1].elements == in[0].elements && in[1].dt == DT_I32 && out[0].rank == 2 &&
+         out[0].dims[0] == in[0].dims[0];
+    break;
+  case LATCH_OP_TASK_BUCKET:
+    ok = in[0].dt == DT_I32 && out[0].elements == in[0].elements && out[0].dt == DT_I32 && out[1].dt == DT_I32 &&
+         out[1].elements == latch_bucket_buckets(op);
+    break;
+  case LATCH_OP_TASK_RESHAPE:
+    ok = out[0].elements == in[0].elements && out[0].dt == in[0].dt;
+    break;
+  case LATCH_OP_TASK_TRANSPOSE:
+    ok = latch_transpose_perm_size(op) == in[0].rank && out[0].rank == in[0].rank && out[0].dt == in[0].dt;
+    for (int d = 0; ok && d < in[0].rank; ++d) {
+      int64_t p = latch_transpose_perm_at(op, d);
+      ok = p >= 0 && p < in[0].rank && out[0].dims[d] == in[0].dims[p];
+    }
+    break;
+  case LATCH_OP_TASK_CONVERT:
+    ok = out[0].elements == in[0].elements;
+    break;
+  case LATCH_OP_TASK_ADAMW:
+    ok = io->in_count == 5 && io->out_count == 3 && in[4].elements == 1;
+    for (int k = 0; ok && k < 4; ++k)
+      ok = in[k].elements == in[0].elements && in[k].dt == DT_F32;
+    for (int r = 0; ok && r < 3; ++r)
+      ok = out[r].elements == in[0].elements && out[r].dt == DT_F32;
+    break;
+  default:
+    break;
+  }
+  if (!ok)
+    report(l, op, "operand and result shapes do not fit this task (run latch-verify)");
+  return ok;
+}
+
+static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind kind) {
+  switch (kind) {
+  case LATCH_OP_TASK_MATMUL: gen_matmul(g, io, op); break;
+  case LATCH_OP_TASK_GROUPED_MATMUL: gen_grouped_matmul(g, io); break;
+  case LATCH_OP_TASK_MAP: gen_map(g, io); break;
+  case LATCH_OP_TASK_REDUCE: gen_reduce(g, io, op); break;
+  case LATCH_OP_TASK_RMSNORM: gen_rmsnorm(g, io, op); break;
+  case LATCH_OP_TASK_SOFTMAX: gen_softmax(g, io); break;
+  case LATCH_OP_TASK_CROSS_ENTROPY: gen_cross_entropy(g, io); break;
+  case LATCH_OP_TASK_EMBEDDING: gen_gather(g, &io->in[0], &io->in[1], &io->out[0]); break;
+  case LATCH_OP_TASK_ROPE: gen_rope(g, &io->in[0], &io->out[0], latch_rope_theta(op), false); break;
+  case LATCH_OP_TASK_ATTENTION: gen_attention_body(g, io, op); break;
+  case LATCH_OP_TASK_TOPK: gen_topk(g, io, op); break;
+  case LATCH_OP_TASK_BUCKET: gen_bucket(g, io); break;
+  case LATCH_OP_TASK_GATHER_ROWS: gen_gather(g, &io->in[0], &io->in[1], &io->out[0]); break;
+  case LATCH_OP_TASK_SCATTER_ADD_ROWS: gen_scatter_add_rows(g, io); break;
+  case LATCH_OP_TASK_RESHAPE: gen_reshape(g, io); break;
+  case LATCH_OP_TASK_TRANSPOSE: gen_transpose(g, io, op); break;
+  case LATCH_OP_TASK_CONVERT: gen_convert(g, io); break;
+  case LATCH_OP_TASK_ADAMW: gen_adamw(g, io, op); break;
+  case LATCH_OP_TASK_REDUCE_GRAD: gen_reduce_grad(g, io, op); break;
+  case LATCH_OP_TASK_RMSNORM_GRAD: gen_rmsnorm_grad(g, io, op); break;
+  case LATCH_OP_TASK_SOFTMAX_GRAD: gen_softmax_grad(g, io); break;
+  case LATCH_OP_TASK_CROSS_ENTROPY_GRAD: gen_cross_entropy_grad(g, io); break;
+  case LATCH_OP_TASK_ROPE_GRAD: gen_rope(g, &io->in[0], &io->out[0], latch_rope_grad_theta(op), true); break;
+  case LATCH_OP_TASK_ATTENTION_GRAD: gen_attention_grad(g, io, op); break;
+  case LATCH_OP_TASK_TOPK_GRAD: gen_topk_grad(g, io); break;
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: gen_grouped_matmul_weight_grad(g, io); break;
+  default: g->failed = true; break;
+  }
+}
+
+/* ---- task.map bodies --------------------------------------------------------------------------------- */
+
+typedef struct body_clone {
+  lowerer *l;
+  MlirOperation task, map;
+  MlirBlock target;
+  latch_ptrmap values; /* value of the map body (or from above) -> its clone */
+  bool ok;
+} body_clone;
+
+/* Scalar constants the body uses from above (upstream canonicalize hoists them out of the map) are
+ * cloned to the start of the function; any other value from above is an error. */
+static MlirWalkResult clone_from_above(MlirOperation op, void *user_data) {
+  body_clone *b = user_data;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n && b->ok; ++i) {
+    MlirValue value = mlirOperationGetOperand(op, i);
+    if (latch_ptrmap_get(&b->values, value.ptr) || is_inside(defining_scope(value), b->map))
+      continue;
+    MlirOperation def = mlirValueIsAOpResult(value) ? mlirOpResultGetOwner(value) : (MlirOperation){NULL};
+    if (mlirOperationIsNull(def) || !name_is(def, "arith.constant") || mlirTypeIsAShaped(mlirValueGetType(value))) {
+      report(b->l, b->task, "the task.map body uses a value from above that is not a scalar arith.constant");
+      b->ok = false;
+      break;
+    }
+    MlirOperation copy = mlirOperationClone(def);
+    mlirBlockAppendOwnedOperation(b->target, copy);
+    if (!latch_ptrmap_put(&b->values, value.ptr, (void *)(uintptr_t)mlirOperationGetResult(copy, 0).ptr))
+      b->ok = false;
+  }
+  return b->ok ? MlirWalkResultAdvance : MlirWalkResultInterrupt;
+}
+
+static MlirWalkResult remap_operands(MlirOperation op, void *user_data) {
+  body_clone *b = user_data;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+    void *mapped = latch_ptrmap_get(&b->values, mlirOperationGetOperand(op, i).ptr);
+    if (mapped)
+      mlirOperationSetOperand(op, i, (MlirValue){mapped});
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* `func.func private @map_body_<N>(scalars of the inputs) -> (scalars of the outputs)`: the map's body
+ * cloned, its gpu.yield turned into func.return. Appended to gpu.module @latch. */
+static bool build_map_body(lowerer *l, MlirOperation map, const task_io *io, int index) {
+  MlirBlock source = latch_map_body(map);
+  if (mlirBlockIsNull(source)) {
+    report(l, map, "task.map has no body");
+    return false;
+  }
+  MlirOperation terminator = mlirBlockGetTerminator(source);
+  intptr_t arg_count = mlirBlockGetNumArguments(source);
+  if (mlirOperationIsNull(terminator) || !name_is(terminator, "gpu.yield") || arg_count != io->in_count ||
+      mlirOperationGetNumOperands(terminator) != io->out_count) {
+    report(l, map, "the task.map body must take one scalar per input and end in gpu.yield of one scalar per output");
+    return false;
+  }
+  MlirContext context = l->context;
+  MlirLocation loc = mlirOperationGetLocation(map);
+  MlirType arg_types[LATCH_MAP_MAX_INPUTS + 1], result_types[LATCH_MAP_MAX_OUTPUTS];
+  MlirLocation arg_locs[LATCH_MAP_MAX_INPUTS + 1];
+  for (intptr_t i = 0; i < arg_count; ++i) {
+    arg_types[i] = mlirValueGetType(mlirBlockGetArgument(source, i));
+    arg_locs[i] = loc;
+    if (!mlirTypeEqual(arg_types[i], mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(map, i))))) {
+      report(l, map, "body argument %d must have the element type of input %d", (int)i, (int)i);
+      return false;
+    }
+  }
+  for (int r = 0; r < io->out_count; ++r) {
+    result_types[r] = mlirValueGetType(mlirOperationGetOperand(terminator, r));
+    if (!mlirTypeEqual(result_types[r], mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(map, r))))) {
+      report(l, map, "gpu.yield operand %d must have the element type of output %d", r, r);
+      return false;
+    }
+  }
+
+  body_clone b = {.l = l, .task = map, .map = map, .ok = true};
+  if (!latch_ptrmap_initialize(&b.values))
+    return false;
+  b.target = mlirBlockCreate(arg_count, arg_types, arg_locs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, b.target);
+  for (intptr_t i = 0; i < arg_count && b.ok; ++i)
+    b.ok = latch_ptrmap_put(&b.values, mlirBlockGetArgument(source, i).ptr, (void *)(uintptr_t)mlirBlockGetArgument(b.target, i).ptr);
+  for (MlirOperation op = mlirBlockGetFirstOperation(source); b.ok && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    mlirOperationWalk(op, clone_from_above, &b, MlirWalkPreOrder);
+  for (MlirOperation op = mlirBlockGetFirstOperation(source); b.ok && !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirOperation copy = mlirOperationClone(op);
+    mlirBlockAppendOwnedOperation(b.target, copy);
+    mlirOperationWalk(copy, remap_operands, &b, MlirWalkPreOrder);
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n && b.ok; ++r)
+      b.ok = latch_ptrmap_put(&b.values, mlirOperationGetResult(op, r).ptr, (void *)(uintptr_t)mlirOperationGetResult(copy, r).ptr);
+  }
+  if (b.ok) {
+    MlirValue returned[LATCH_MAP_MAX_OUTPUTS];
+    for (int r = 0; r < io->out_count; ++r) {
+      MlirValue value = mlirOperationGetOperand(terminator, r);
+      void *mapped = latch_ptrmap_get(&b.values, value.ptr);
+      returned[r] = mapped ? (MlirValue){mapped} : value;
+    }
+    MlirOperationState state = mlirOperationStateGet(str("func.return"), loc);
+    mlirOperationStateAddOperands(&state, io->out_count, returned);
+    mlirBlockAppendOwnedOperation(b.target, mlirOperationCreate(&state));
+
+    char name[MAX_SYMBOL];
+    snprintf(name, sizeof(name), "map_body_%d", index);
+    MlirType type = mlirFunctionTypeGet(context, arg_count, arg_types, io->out_count, result_types);
+    MlirNamedAttribute attrs[3] = {
+        mlirNamedAttributeGet(mlirIdentifierGet(context, str("sym_name")), mlirStringAttrGet(context, str(name))),
+        mlirNamedAttributeGet(mlirIdentifierGet(context, str("function_type")), mlirTypeAttrGet(type)),
+        mlirNamedAttributeGet(mlirIdentifierGet(context, str("sym_visibility")), mlirStringAttrGet(context, str("private"))),
+    };
+    MlirOperationState func_state = mlirOperationStateGet(str("func.func"), loc);
+    mlirOperationStateAddAttributes(&func_state, 3, attrs);
+    mlirOperationStateAddOwnedRegions(&func_state, 1, &region);
+    MlirOperation func = mlirOperationCreate(&func_state);
+    mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), func);
+  } else {
+    mlirRegionDestroy(region);
+  }
+  latch_ptrmap_deinitialize(&b.values);
+  return b.ok;
+}
+
+/* ---- one task ---------------------------------------------------------------------------------------- */
+
+static MlirWalkResult relocate(MlirOperation op, void *user_data) {
+  mlirOperationSetLocation(op, *(MlirLocation *)user_data);
+  return MlirWalkResultAdvance;
+}
+
+/* True when gpu.module @latch held `name` before this pass ran (the table is made once, before the pass
+ * adds anything; every name it adds is new). */
+static bool symbol_taken(lowerer *l, const char *name) {
+  return !mlirOperationIsNull(mlirSymbolTableLookup(l->symbols, str(name)));
+}
+
+/* Writes @task_<index> (and @map_body_<index> for a map) into gpu.module @latch and names it on the task. */
+static bool lower_task(lowerer *l, MlirOperation op, int index) {
+  latch_op_kind kind = latch_op_kind_of(op);
+  task_io io;
+  memset(&io, 0, sizeof(io));
+  io.index = index;
+  if (!read_io(l, op, &io) || !check_shapes(l, op, kind, &io) || !check_places(l, op, kind, &io))
+    return false;
+  char function[MAX_SYMBOL], body_name[MAX_SYMBOL];
+  snprintf(function, sizeof(function), "task_%d", index);
+  snprintf(body_name, sizeof(body_name), "map_body_%d", index);
+  if (symbol_taken(l, function) || (kind == LATCH_OP_TASK_MAP && symbol_taken(l, body_name))) {
+    report(l, op, "gpu.module @latch already holds @%s (run latch-lower-tasks once)", function);
+    return false;
+  }
+  int64_t tiles = latch_attr_int(op, "tiles", 0);
+  if (tiles < 1)
+    tiles = latch_task_tile_count(op);
+
+  text t = {0};
+  put(&t, "gpu.module @latch_lower_tasks_scratch {\n");
+  if (kind == LATCH_OP_TASK_MAP) {
+    put(&t, "  func.func private @%s(", body_name);
+    for (int k = 0; k < io.in_count; ++k)
+      put(&t, "%s%s", k ? ", " : "", dtype_name(io.in[k].dt));
+    put(&t, ") -> (");
+    for (int r = 0; r < io.out_count; ++r)
+      put(&t, "%s%s", r ? ", " : "", dtype_name(io.out[r].dt));
+    put(&t, ")\n");
+  }
+  put(&t, "  func.func @%s(%%tile: i32, %%args: !llvm.ptr<1>) {\n", function);
+  text body = {0};
+  gen g = {.l = l, .op = op, .t = &body, .arena = -1, .tiles = tiles};
+  int tid32 = fresh(&g), ntid32 = fresh(&g);
+  ln(&g, "%%v%d = nvvm.read.ptx.sreg.tid.x : i32", tid32);
+  ln(&g, "%%v%d = nvvm.read.ptx.sreg.ntid.x : i32", ntid32);
+  g.tid = cast(&g, "arith.extui", tid32, "i32", "i64");
+  g.ntid = cast(&g, "arith.extui", ntid32, "i32", "i64");
+  g.tile = fresh(&g);
+  ln(&g, "%%v%d = arith.extui %%tile : i32 to i64", g.tile);
+  for (int k = 0; k < io.in_count; ++k)
+    prepare(&g, &io.in[k]);
+  for (int r = 0; r < io.out_count; ++r)
+    prepare(&g, &io.out[r]);
+  generate_body(&g, &io, op, kind);
+  put(&t, "%.*s%.*s", (int)g.entry.length, g.entry.data ? g.entry.data : "", (int)body.length,
+      body.data ? body.data : "");
+  put(&t, "    return\n  }\n}\n");
+  bool failed = g.failed || g.entry.failed || body.failed;
+  free(g.entry.data);
+  free(g.constants);
+  free(body.data);
+  if (failed || t.failed) {
+    free(t.data);
+    report(l, op, "out of memory, or a bug in latch-lower-tasks (a task it cannot write)");
+    return false;
+  }
+
+  MlirOperation scratch = mlirOperationCreateParse(l->context, mlirStringRefCreate(t.data, t.length),
+                                                   str("latch-lower-tasks"));
+  free(t.data);
+  if (mlirOperationIsNull(scratch)) {
+    report(l, op, "the generated device function did not parse (a bug in latch-lower-tasks)");
+    return false;
+  }
+  MlirOperation func = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0)));
+  while (!mlirOperationIsNull(func) && !(name_is(func, "func.func") &&
+                                         mlirOperationGetNumRegions(func) == 1 &&
+                                         !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)))))
+    func = mlirOperationGetNextInBlock(func);
+  if (mlirOperationIsNull(func)) {
+    mlirOperationDestroy(scratch);
+    report(l, op, "the generated text holds no device function (a bug in latch-lower-tasks)");
+    return false;
+  }
+  MlirLocation loc = mlirOperationGetLocation(op);
+  mlirOperationWalk(func, relocate, &loc, MlirWalkPreOrder);
+  mlirOperationRemoveFromParent(func);
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), func);
+  mlirOperationDestroy(scratch);
+
+  if (kind == LATCH_OP_TASK_MAP && !build_map_body(l, op, &io, index))
+    return false;
+  mlirOperationSetDiscardableAttributeByName(op, str("task.device_function"),
+                                             mlirStringAttrGet(l->context, str(function)));
+  return true;
+}
+
+/* ---- the pass ---------------------------------------------------------------------------------------- */
+
+/* The single interval.program and gpu.module @latch (created when missing) at the top level. */
+static bool find_parts(lowerer *l) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->module, 0));
+  int programs = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM) {
+      if (programs++ == 0)
+        l->program = op;
+    } else if (name_is(op, "gpu.module")) {
+      MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
+      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) && ref_is(mlirStringAttrGetValue(name), "latch"))
+        l->gpu_module = op;
+    }
+  }
+  if (programs == 0) {
+    report(l, l->module, "the module holds no interval.program (run latch-form-intervals first)");
+    return false;
+  }
+  if (programs > 1) {
+    report(l, l->module, "the module holds %d interval.program ops; one gpu.module @latch lowers exactly one", programs);
+    return false;
+  }
+  if (mlirOperationIsNull(l->gpu_module)) {
+    l->gpu_module = mlirOperationCreateParse(l->context, str("gpu.module @latch {\n}\n"), str("latch-lower-tasks"));
+    if (mlirOperationIsNull(l->gpu_module)) {
+      report(l, l->program, "cannot create gpu.module @latch");
+      return false;
+    }
+    mlirOperationSetLocation(l->gpu_module, mlirOperationGetLocation(l->program));
+    mlirBlockInsertOwnedOperationBefore(body, l->program, l->gpu_module);
+  }
+  mlirOperationSetAttributeByName(l->module, str("gpu.container_module"), mlirUnitAttrGet(l->context));
+  return true;
+}
+
+static MlirLogicalResult run(MlirOperation module, const void *options) {
+  (void)options;
+  lowerer l;
+  memset(&l, 0, sizeof(l));
+  l.context = mlirOperationGetContext(module);
+  l.module = module;
+  bool binds_ready = latch_ptrmap_initialize(&l.binds);
+  if (binds_ready && find_parts(&l)) {
+    if (!latch_schedule_initialize(&l.schedule, l.program)) {
+      l.errors++;
+    } else {
+      l.schedule_ready = true;
+      bool planned = false;
+      for (size_t i = 0; i < l.schedule.count; ++i) {
+        MlirOperation op = l.schedule.ops[i];
+        if (latch_op_kind_of(op) == LATCH_OP_ARENA_ARENA)
+          planned = true;
+        if (latch_op_kind_of(op) == LATCH_OP_ARENA_BIND &&
+            !latch_ptrmap_put(&l.binds, latch_bind_value(op).ptr, op.ptr))
+          l.errors++;
+      }
+      if (!planned)
+        report(&l, l.program, "the program has no arena.arena (run latch-plan-arena first)");
+      l.symbols = mlirSymbolTableCreate(l.gpu_module);
+      int index = 0;
+      for (size_t i = 0; planned && i < l.schedule.count; ++i)
+        if (latch_op_is_task(l.schedule.ops[i]))
+          lower_task(&l, l.schedule.ops[i], index++);
+      mlirSymbolTableDestroy(l.symbols);
+    }
+  } else if (!binds_ready) {
+    l.errors++;
+  }
+  if (l.schedule_ready)
+    latch_schedule_deinitialize(&l.schedule);
+  if (binds_ready)
+    latch_ptrmap_deinitialize(&l.binds);
+  return l.errors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+}
+
+static const latch_dialect_handle_getter dialects[] = {
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__func__, mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__llvm__,  mlirGetDialectHandle__math__, mlirGetDialectHandle__nvvm__,
+    mlirGetDialectHandle__scf__,
+};
+
+const latch_pass_info latch_lower_tasks_pass = {
+    .name = "latch-lower-tasks",
+    .summary = "Write one device function @task_<N> per task into gpu.module @latch (tile bodies in scf/arith/llvm)",
+    .anchor = "builtin.module",
+    .dependent_dialects = dialects,
+    .dependent_dialect_count = sizeof(dialects) / sizeof(dialects[0]),
+    .run = run,
+};

@@ -1,0 +1,173 @@
+/* trace.c - checks, sums and writes the per-CTA interval trace (see trace.h). */
+#include "trace.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AT(c, i, w) trace[((c) * m->interval_count + (i)) * LATCH_ABI_TRACE_WORDS + (w)]
+
+latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const uint64_t *trace,
+                                 latch_trace_report *out) {
+  memset(out, 0, sizeof(*out));
+  out->ctas = ctas;
+  out->intervals = m->interval_count;
+  out->kinds = calloc((size_t)m->interval_count, sizeof(*out->kinds));
+  int64_t *kind_of = calloc((size_t)m->interval_count, sizeof(int64_t));
+  if (!out->kinds || !kind_of) {
+    free(kind_of);
+    latch_trace_report_deinitialize(out);
+    return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  for (int64_t i = 0; i < m->interval_count; ++i) {
+    int64_t k = 0;
+    while (k < out->kind_count && strcmp(out->kinds[k].kind, m->intervals[i].kind) != 0)
+      ++k;
+    if (k == out->kind_count)
+      out->kinds[out->kind_count++].kind = m->intervals[i].kind;
+    out->kinds[k].intervals++;
+    kind_of[i] = k;
+  }
+  out->start_ns = UINT64_MAX;
+  latch_status status = latch_ok_status();
+  for (int64_t c = 0; c < ctas && !status; ++c) {
+    for (int64_t i = 0; i < m->interval_count && !status; ++i) {
+      uint64_t enter = AT(c, i, 0), done = AT(c, i, 1), leave = AT(c, i, 2);
+      const char *name = m->intervals[i].name;
+      if (!enter || !done || !leave)
+        status = LATCH_MAKE_STATUS(LATCH_STATUS_DATA_LOSS,
+                                   "trace: CTA %lld did not record interval %lld (%s): enter %llu, done %llu, leave "
+                                   "%llu (zero = never written)",
+                                   (long long)c, (long long)i, name, (unsigned long long)enter,
+                                   (unsigned long long)done, (unsigned long long)leave);
+      else if (enter > done || done > leave)
+        status = LATCH_MAKE_STATUS(LATCH_STATUS_DATA_LOSS,
+                                   "trace: CTA %lld interval %lld (%s): timestamps out of order (enter %llu, done "
+                                   "%llu, leave %llu)",
+                                   (long long)c, (long long)i, name, (unsigned long long)enter,
+                                   (unsigned long long)done, (unsigned long long)leave);
+      else if (i + 1 < m->interval_count && leave > AT(c, i + 1, 0) && AT(c, i + 1, 0) != 0)
+        status = LATCH_MAKE_STATUS(LATCH_STATUS_DATA_LOSS,
+                                   "trace: CTA %lld left interval %lld (%s) at %llu, after entering the next at %llu",
+                                   (long long)c, (long long)i, name, (unsigned long long)leave,
+                                   (unsigned long long)AT(c, i + 1, 0));
+      if (status)
+        break;
+      if (enter < out->start_ns)
+        out->start_ns = enter;
+      if (leave > out->end_ns)
+        out->end_ns = leave;
+      latch_trace_kind *kind = &out->kinds[kind_of[i]];
+      kind->busy_ns += done - enter;
+      kind->wait_ns += leave - done;
+      out->busy_ns += done - enter;
+      out->wait_ns += leave - done;
+    }
+  }
+  free(kind_of);
+  if (status)
+    latch_trace_report_deinitialize(out);
+  return status;
+}
+
+void latch_trace_report_deinitialize(latch_trace_report *report) {
+  free(report->kinds);
+  memset(report, 0, sizeof(*report));
+}
+
+static double share(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
+
+void latch_trace_report_print(FILE *stream, const latch_trace_report *r) {
+  uint64_t total = r->busy_ns + r->wait_ns;
+  fprintf(stream, "trace: %lld CTAs x %lld intervals, %.3f us from the first entry to the last exit\n",
+          (long long)r->ctas, (long long)r->intervals, (double)(r->end_ns - r->start_ns) * 1e-3);
+  fprintf(stream, "barrier wait: %.1f%% of CTA time (%.3f of %.3f CTA-us)\n", share(r->wait_ns, total),
+          (double)r->wait_ns * 1e-3, (double)total * 1e-3);
+  /* Kinds by their CTA time, largest first (a small selection sort: there are few kinds). */
+  int64_t n = r->kind_count;
+  int64_t *order = malloc((size_t)(n ? n : 1) * sizeof(int64_t));
+  if (!order)
+    return;
+  for (int64_t k = 0; k < n; ++k)
+    order[k] = k;
+  for (int64_t a = 0; a < n; ++a)
+    for (int64_t b = a + 1; b < n; ++b) {
+      const latch_trace_kind *x = &r->kinds[order[a]], *y = &r->kinds[order[b]];
+      if (y->busy_ns + y->wait_ns > x->busy_ns + x->wait_ns) {
+        int64_t t = order[a];
+        order[a] = order[b];
+        order[b] = t;
+      }
+    }
+  fprintf(stream, "  %-24s %9s %12s %12s\n", "kind", "intervals", "time share", "wait share");
+  for (int64_t k = 0; k < n; ++k) {
+    const latch_trace_kind *kind = &r->kinds[order[k]];
+    uint64_t kind_total = kind->busy_ns + kind->wait_ns;
+    fprintf(stream, "  %-24s %9lld %11.1f%% %11.1f%%\n", kind->kind, (long long)kind->intervals,
+            share(kind_total, total), share(kind->wait_ns, kind_total));
+  }
+  free(order);
+}
+
+static void write_json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; ++s) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+latch_status latch_trace_write_json(const char *path, const latch_manifest *m, int64_t ctas, const uint64_t *trace,
+                                    const char *label) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "cannot write '%s': %s", path, strerror(errno));
+  uint64_t origin = UINT64_MAX;
+  for (int64_t c = 0; c < ctas; ++c)
+    for (int64_t i = 0; i < m->interval_count; ++i)
+      if (AT(c, i, 0) && AT(c, i, 0) < origin)
+        origin = AT(c, i, 0);
+  fprintf(f, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
+  fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": {\"name\": ");
+  write_json_string(f, label);
+  fprintf(f, "}}");
+  for (int64_t c = 0; c < ctas; ++c) {
+    fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %lld, \"args\": {\"name\": "
+               "\"CTA %lld\"}}",
+            (long long)c, (long long)c);
+    fprintf(f, ",\n{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 0, \"tid\": %lld, \"args\": "
+               "{\"sort_index\": %lld}}",
+            (long long)c, (long long)c);
+  }
+  for (int64_t c = 0; c < ctas; ++c) {
+    for (int64_t i = 0; i < m->interval_count; ++i) {
+      uint64_t enter = AT(c, i, 0), done = AT(c, i, 1), leave = AT(c, i, 2);
+      if (!enter || !done || !leave || enter > done || done > leave)
+        continue; /* latch_trace_analyse reports these */
+      fprintf(f, ",\n{\"name\": ");
+      write_json_string(f, m->intervals[i].name);
+      fprintf(f, ", \"cat\": \"work\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f, "
+                 "\"args\": {\"interval\": %lld, \"tiles\": %lld}}",
+              (long long)c, (double)(enter - origin) * 1e-3, (double)(done - enter) * 1e-3, (long long)i,
+              (long long)m->intervals[i].tiles);
+      if (leave > done) {
+        fprintf(f, ",\n{\"name\": \"barrier\", \"cat\": \"wait\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, "
+                   "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"after\": ",
+                (long long)c, (double)(done - origin) * 1e-3, (double)(leave - done) * 1e-3);
+        write_json_string(f, m->intervals[i].name);
+        fprintf(f, "}}");
+      }
+    }
+  }
+  fprintf(f, "\n]}\n");
+  bool failed = ferror(f) != 0;
+  if (fclose(f) != 0 || failed)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "cannot write '%s'", path);
+  return latch_ok_status();
+}

@@ -1,0 +1,14 @@
+// adamw.mlir - task.adamw alone on 500 values: v from task.init ones (v must be >= 0), t = 3 from a file (an input named 't', not 'step', so the compiler gives it the role input).
+func.func @adamw(
+    %p: tensor<500xf32> {task.name = "p", task.init_std = 1.0 : f64},
+    %g: tensor<500xf32> {task.name = "g", task.init_std = 1.0 : f64},
+    %m: tensor<500xf32> {task.name = "m", task.init_std = 0.1 : f64},
+    %v: tensor<500xf32> {task.name = "v", task.init = "ones"},
+    %t: tensor<f32> {task.name = "t"})
+    -> (tensor<500xf32>, tensor<500xf32>, tensor<500xf32>) {
+  %p2, %m2, %v2 = "task.adamw"(%p, %g, %m, %v, %t)
+      {lr = 1.0e-2 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, eps = 1.0e-8 : f64, weight_decay = 0.1 : f64}
+      : (tensor<500xf32>, tensor<500xf32>, tensor<500xf32>, tensor<500xf32>, tensor<f32>)
+      -> (tensor<500xf32>, tensor<500xf32>, tensor<500xf32>)
+  return %p2, %m2, %v2 : tensor<500xf32>, tensor<500xf32>, tensor<500xf32>
+}

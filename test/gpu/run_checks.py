@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+"""run_checks.py - the GPU checks of a Latch bundle (make gpu-bundle; run through ./run.sh on the GPU
+machine). Every program of programs/ runs the checks its program.json lists (see programs.txt), with the
+gates of gates.py; the ABI fixture (fixtures/abi-smoke.ptx) checks the runtime itself first. Prints one
+row per measurement as it goes and the whole table at the end (failing rows marked and repeated), writes
+out/results.txt and out/results.json, and exits 1 if any row failed.
+
+Usage: run_checks.py [--only NAME,...] [--checks CHECK,...]   (from the bundle's root)
+Needs python3 with numpy; the TinyMoE gradient check at 2x512 also needs torch (skipped without it).
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gates  # noqa: E402
+
+ROOT = os.getcwd()
+BIN = os.path.join(ROOT, "bin", "latch-run")
+OUT = os.path.join(ROOT, "out")
+HOST_PTX = os.path.join(ROOT, "fixtures", "host-only.ptx")
+
+
+class Table:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, program, check, item, value, gate, status, note=""):
+        row = dict(program=program, check=check, item=item, value=value, gate=gate, status=status, note=note)
+        self.rows.append(row)
+        print(self.format(row), flush=True)
+
+    @staticmethod
+    def format(r):
+        text = f"{r['status']:<5} {r['program']:<17} {r['check']:<12} {r['item']:<34} {r['value']:>14} {r['gate']:>12}"
+        return text + (f"  {r['note']}" if r["note"] else "")
+
+    def print(self):
+        print("\n" + "=" * 40 + " GPU check results " + "=" * 40)
+        print(f"{'state':<5} {'program':<17} {'check':<12} {'item':<34} {'value':>14} {'gate':>12}")
+        for r in self.rows:
+            print(self.format(r))
+        failed = [r for r in self.rows if r["status"] == "FAIL"]
+        counts = {s: sum(r["status"] == s for r in self.rows) for s in ("PASS", "FAIL", "SKIP", "INFO")}
+        print(f"\n{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped, {counts['INFO']} info")
+        if failed:
+            print("failing rows:")
+            for r in failed:
+                print("  " + self.format(r))
+
+    def save(self):
+        os.makedirs(OUT, exist_ok=True)
+        with open(os.path.join(OUT, "results.json"), "w") as f:
+            json.dump(self.rows, f, indent=1)
+        with open(os.path.join(OUT, "results.txt"), "w") as f:
+            for r in self.rows:
+                f.write(self.format(r) + "\n")
+
+
+def fmt(x):
+    if isinstance(x, str):
+        return x
+    if x == 0:
+        return "0"
+    return f"{x:.3e}" if abs(x) < 1e-2 or abs(x) >= 1e5 else f"{x:.4f}"
+
+
+def latch_run(pdir, program, args, timeout=1800, prefix=()):
+    cmd = list(prefix) + [BIN, program] + list(args)
+    try:
+        r = subprocess.run(cmd, cwd=pdir, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, "", f"timed out after {timeout} s: {' '.join(cmd)}"
+    return r.returncode, r.stdout, r.stderr
+
+
+def last_error(stderr):
+    lines = [l for l in stderr.strip().splitlines() if l.strip()]
+    return (lines[-1] if lines else "no message")[:300]
+
+
+def parse_losses(text):
+    return {int(m.group(1)): float(m.group(2)) for m in re.finditer(r"^step (\d+) loss (\S+)$", text, re.M)}
+
+
+def rel_l2(gpu, ref):
+    gpu, ref = np.asarray(gpu, np.float64).ravel(), np.asarray(ref, np.float64).ravel()
+    if gpu.shape != ref.shape:
+        return math.inf
+    den = max(float(np.linalg.norm(ref)), 1e-30)
+    return float(np.linalg.norm(gpu - ref)) / den
+
+
+def fresh(*parts):
+    path = os.path.join(OUT, *parts)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+# ---- The ABI fixture: the runtime against a hand-written kernel whose result numpy emulates bit for bit ----
+
+def check_fixture(table):
+    name, pdir = "abi-fixture", os.path.join(ROOT, "fixtures")
+    out = fresh("abi-fixture")
+    seeds = ["--init", "1", "--random-inputs", "2"]
+    rc, _, err = latch_run(pdir, "abi-smoke.ptx", ["--dry-run"] + seeds + ["--dump-dir", os.path.join(out, "init")])
+    if rc:
+        table.add(name, "smoke", "dry run", "error", "", "FAIL", last_error(err))
+        return
+    w, x, ids = (np.load(os.path.join(out, "init", f + ".npy")) for f in ("w", "x", "ids"))
+    m, expected_losses = np.zeros_like(w), []
+    for k in (1, 2, 3):
+        y = (w * x).astype(np.float32) + np.float32(k)
+        y = (y + ids.astype(np.float32)).astype(np.float32)
+        z = (y + y).astype(np.float32)
+        expected_losses.append(np.add.accumulate(z, dtype=np.float32)[-1])
+        m = (m + z).astype(np.float32)
+    for label, extra in (("full grid", []), ("1 CTA per SM", ["--grid", "132"])):
+        run_dir = os.path.join(out, label.replace(" ", "-"))
+        rc, so, err = latch_run(pdir, "abi-smoke.ptx", ["--steps", "3"] + seeds + extra +
+                                ["--dump-dir", run_dir, "--trace", run_dir + ".trace.json"])
+        if rc:
+            table.add(name, "smoke", label, "error", "", "FAIL", last_error(err))
+            continue
+        losses = parse_losses(so)
+        got = [np.float32(losses.get(k, math.nan)) for k in (1, 2, 3)]
+        same_loss = all(a == b for a, b in zip(got, expected_losses))
+        gm = np.load(os.path.join(run_dir, "m.w.npy"))
+        same_m = np.array_equal(gm.view(np.uint32), m.view(np.uint32))
+        device = next((l for l in so.splitlines() if l.startswith("device:")), "")
+        table.add(name, "smoke", f"{label}: losses of 3 updates", "identical" if same_loss else "differ",
+                  "bitwise", "PASS" if same_loss else "FAIL", "" if same_loss else f"gpu {got} numpy {expected_losses}")
+        table.add(name, "smoke", f"{label}: m after 3 updates", "identical" if same_m else "differ", "bitwise",
+                  "PASS" if same_m else "FAIL", device if label == "full grid" else "")
+        with open(run_dir + ".trace.json") as f:
+            events = json.load(f)["traceEvents"]
+        table.add(name, "smoke", f"{label}: trace events", str(len(events)), "readable", "PASS")
+
+
+# ---- Per-program checks ----
+
+def meta_of(pdir):
+    with open(os.path.join(pdir, "program.json")) as f:
+        return json.load(f)
+
+
+def check_compare(table, meta, pdir):
+    name = meta["name"]
+    out = fresh(name, "compare")
+    rc, so, err = latch_run(pdir, "prog.ptx", ["--steps", "1"] + meta["run_args"] + ["--dump-dir", out])
+    if rc:
+        table.add(name, "compare", "latch-run", "error", "", "FAIL", last_error(err))
+        return
+    gate = gates.compare_gate(meta["precision"])
+    exp = os.path.join(pdir, "expected", "fp64")
+    r = 0
+    while os.path.exists(os.path.join(exp, f"result{r}.npy")):
+        ref = np.load(os.path.join(exp, f"result{r}.npy"))
+        path = os.path.join(out, f"result{r}.npy")
+        if not os.path.exists(path):
+            table.add(name, "compare", f"result{r}", "missing", "", "FAIL", "latch-run wrote no such result")
+        elif ref.dtype.kind == "i":
+            gpu = np.load(path)
+            same = gpu.shape == ref.shape and np.array_equal(gpu, ref)
+            bad = int(np.sum(gpu != ref)) if gpu.shape == ref.shape else -1
+            table.add(name, "compare", f"result{r} {list(ref.shape)} i32", "identical" if same else f"{bad} differ",
+                      "exact", "PASS" if same else "FAIL")
+        else:
+            gpu = np.load(path)
+            err_l2 = rel_l2(gpu, ref)
+            worst = float(np.max(np.abs(gpu.astype(np.float64) - ref))) if gpu.shape == ref.shape else math.inf
+            table.add(name, "compare", f"result{r} {list(ref.shape)} rel L2", fmt(err_l2), fmt(gate),
+                      "PASS" if err_l2 <= gate else "FAIL", f"max abs diff {fmt(worst)}")
+        r += 1
+    if r == 0:
+        table.add(name, "compare", "references", "none", "", "FAIL", "no expected/fp64/result*.npy in the bundle")
+
+
+def torch_grads(meta, pdir, dump):
+    import tinymoe_torch
+    params = {n: np.load(os.path.join(dump, n + ".npy")) for n in meta["params"]}
+    tokens = np.load(os.path.join(dump, "tokens.npy"))
+    targets = np.load(os.path.join(dump, "targets.npy"))
+    opts = meta["model_options"]
+    return tinymoe_torch.loss_and_grads(params, tokens, targets, opts.get("heads", 8), opts.get("top_k", 2))
+
+
+def interp_grads(meta, pdir):
+    """(loss, name -> gradient) of latch-interp's fp64 first update: g = m' / (1 - beta1)."""
+    exp = os.path.join(pdir, "expected", "fp64")
+    P = len(meta["params"])
+    loss = float(np.load(os.path.join(exp, "result0.npy")))
+    grads = {n: np.load(os.path.join(exp, f"result{1 + P + i}.npy")) / (1.0 - meta["beta1"])
+             for i, n in enumerate(meta["params"])}
+    return loss, grads
+
+
+def check_torch_reference(table, meta, pdir, ctx):
+    """Validates tinymoe_torch.py against latch-interp fp64 at a size the interpreter handles."""
+    name = meta["name"]
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        table.add(name, "torch-ref", "torch", "missing", "", "SKIP", "python3 has no torch")
+        return
+    dump = fresh(name, "torch-ref-inputs")
+    rc, _, err = latch_run(pdir, HOST_PTX, ["--manifest", "host.manifest.json", "--dry-run"] + meta["run_args"] +
+                           ["--dump-dir", dump])
+    if rc:
+        table.add(name, "torch-ref", "inputs (dry run)", "error", "", "FAIL", last_error(err))
+        ctx["torch_ok"] = False
+        return
+    ref_loss, ref = interp_grads(meta, pdir)
+    loss, grads = torch_grads(meta, pdir, dump)
+    worst, ok = abs(loss - ref_loss) / abs(ref_loss), True
+    ok &= worst <= gates.TORCH_REFERENCE_REL_L2
+    for n in meta["params"]:
+        e = rel_l2(grads[n], ref[n])
+        ok &= e <= gates.TORCH_REFERENCE_REL_L2
+        worst = max(worst, e)
+    table.add(name, "torch-ref", "PyTorch fp64 vs latch-interp fp64", fmt(worst), fmt(gates.TORCH_REFERENCE_REL_L2),
+              "PASS" if ok else "FAIL", f"worst of the loss and {len(meta['params'])} gradients")
+    ctx["torch_ok"] = ok and ctx.get("torch_ok", True)
+
+
+def check_grad(table, meta, pdir, ctx):
+    name = meta["name"]
+    if meta.get("beta1") is None:
+        table.add(name, "grad", "beta1", "unknown", "", "FAIL", "no task.adamw beta1 in program.mlir")
+        return
+    use_interp = meta["interp_references"]
+    if not use_interp:
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            table.add(name, "grad", "reference", "no torch", "", "SKIP", "python3 has no torch")
+            return
+        if not ctx.get("torch_ok"):
+            table.add(name, "grad", "reference", "not validated", "", "FAIL",
+                      "the PyTorch reference did not pass its check against latch-interp (torch-ref)")
+    out = fresh(name, "grad")
+    rc, so, err = latch_run(pdir, "prog.ptx", ["--steps", "1"] + meta["run_args"] + ["--dump-dir", os.path.join(out, "gpu")])
+    if rc:
+        table.add(name, "grad", "latch-run", "error", "", "FAIL", last_error(err))
+        return
+    if use_interp:
+        ref_loss, ref = interp_grads(meta, pdir)
+        source = "latch-interp fp64"
+    else:
+        dump = os.path.join(out, "init")
+        rc, _, err = latch_run(pdir, "prog.ptx", ["--dry-run"] + meta["run_args"] + ["--dump-dir", dump])
+        if rc:
+            table.add(name, "grad", "inputs (dry run)", "error", "", "FAIL", last_error(err))
+            return
+        t0 = time.time()
+        ref_loss, ref = torch_grads(meta, pdir, dump)
+        source = f"PyTorch fp64 ({time.time() - t0:.0f} s)"
+    P = len(meta["params"])
+    gpu_loss = float(np.load(os.path.join(out, "gpu", "result0.npy")))
+    e = abs(gpu_loss - ref_loss) / abs(ref_loss)
+    table.add(name, "grad", "loss of update 1 (rel diff)", fmt(e), fmt(gates.GRAD_LOSS_REL),
+              "PASS" if e <= gates.GRAD_LOSS_REL else "FAIL", f"gpu {gpu_loss:.6f}, {source} {ref_loss:.6f}")
+    for i, n in enumerate(meta["params"]):
+        m_name = meta["carried"][P + i]
+        g = np.load(os.path.join(out, "gpu", re.sub(r"[^A-Za-z0-9._-]", "_", m_name) + ".npy")).astype(np.float64)
+        g /= 1.0 - meta["beta1"]
+        e = rel_l2(g, ref[n])
+        table.add(name, "grad", f"{n} {list(ref[n].shape)}", fmt(e), fmt(gates.GRAD_REL_L2),
+                  "PASS" if e <= gates.GRAD_REL_L2 else "FAIL", f"|g| {fmt(float(np.linalg.norm(ref[n])))}")
+
+
+def check_loss100(table, meta, pdir):
+    name = meta["name"]
+    ref_path = os.path.join(pdir, "expected", "losses-fp32.txt")
+    if not os.path.exists(ref_path):
+        table.add(name, "loss100", "reference", "missing", "", "FAIL", "no expected/losses-fp32.txt in the bundle")
+        return
+    refs = {e: parse_losses(open(os.path.join(pdir, "expected", f"losses-{e}.txt")).read())
+            for e in ("fp32", "bf16", "fp64")}
+    n = max(refs["fp32"])
+    rc, so, err = latch_run(pdir, "prog.ptx", ["--steps", str(n)] + meta["run_args"])
+    if rc:
+        table.add(name, "loss100", "latch-run", "error", "", "FAIL", last_error(err))
+        return
+    gpu = parse_losses(so)
+    gate = gates.loss100_gate(meta["precision"])
+    diffs = {k: abs(gpu.get(k, math.nan) - refs["fp32"][k]) / abs(refs["fp32"][k]) for k in range(1, n + 1)}
+    worst_k = max(diffs, key=lambda k: (math.isnan(diffs[k]), diffs[k]))
+    worst = diffs[worst_k]
+    ok = not any(math.isnan(d) for d in diffs.values()) and worst <= gate
+    table.add(name, "loss100", f"max rel diff vs interp fp32 ({n} upd)", fmt(worst), fmt(gate), "PASS" if ok else "FAIL",
+              f"worst at update {worst_k}: gpu {gpu.get(worst_k, math.nan):.6f} ref {refs['fp32'][worst_k]:.6f}")
+    table.add(name, "loss100", "loss first -> last (gpu)", f"{gpu.get(1, math.nan):.4f}->{gpu.get(n, math.nan):.4f}",
+              "", "INFO", f"interp fp32 {refs['fp32'][1]:.4f}->{refs['fp32'][n]:.4f}")
+    for e in ("bf16", "fp64"):
+        d = max(abs(gpu.get(k, math.nan) - refs[e][k]) / abs(refs[e][k]) for k in range(1, n + 1))
+        table.add(name, "loss100", f"max rel diff vs interp {e} (info)", fmt(d), "", "INFO")
+
+
+def check_determinism(table, meta, pdir):
+    name = meta["name"]
+    runs = []
+    for label in ("a", "b"):
+        out = fresh(name, "determinism", label)
+        rc, so, err = latch_run(pdir, "prog.ptx", ["--steps", str(gates.DETERMINISM_UPDATES)] + meta["run_args"] +
+                                ["--dump-dir", out])
+        if rc:
+            table.add(name, "determinism", f"run {label}", "error", "", "FAIL", last_error(err))
+            return
+        runs.append((out, parse_losses(so)))
+    (a, la), (b, lb) = runs
+    files = sorted(os.listdir(a))
+    differ = [f for f in files if open(os.path.join(a, f), "rb").read() != open(os.path.join(b, f), "rb").read()]
+    table.add(name, "determinism", f"files after {gates.DETERMINISM_UPDATES} updates", f"{len(files) - len(differ)}/{len(files)} same",
+              "bitwise", "PASS" if not differ else "FAIL", ("differ: " + ", ".join(differ[:6])) if differ else "")
+    table.add(name, "determinism", "printed losses", "identical" if la == lb else "differ", "bitwise",
+              "PASS" if la == lb and la else "FAIL")
+
+
+def find_sanitizer():
+    for path in (shutil.which("compute-sanitizer"),
+                 os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "compute-sanitizer")):
+        if path and os.path.exists(path):
+            return path
+    return None
+
+
+def check_memcheck(table, meta, pdir):
+    name = meta["name"]
+    sanitizer = find_sanitizer()
+    if not sanitizer:
+        table.add(name, "memcheck", "compute-sanitizer", "missing", "", "SKIP", "not on PATH nor in $CUDA_HOME/bin")
+        return
+    rc, so, err = latch_run(pdir, "prog.ptx", ["--steps", "1", "--timeout", "0"] + meta["run_args"], timeout=1800,
+                            prefix=(sanitizer, "--tool", "memcheck", "--print-limit", "20"))
+    text = so + err
+    with open(os.path.join(fresh(name, "memcheck"), "memcheck.txt"), "w") as f:
+        f.write(text)
+    m = re.search(r"ERROR SUMMARY: (\d+) error", text)
+    errors = int(m.group(1)) if m else -1
+    ok = rc == 0 and m is not None and errors <= gates.MEMCHECK_MAX_ERRORS
+    note = f"out/{name}/memcheck/memcheck.txt" if not ok else ""
+    if rc and errors == -1:
+        note = last_error(err)
+    table.add(name, "memcheck", "errors on one update", str(errors), str(gates.MEMCHECK_MAX_ERRORS),
+              "PASS" if ok else "FAIL", note)
+
+
+def check_timing(table, meta, pdir):
+    name = meta["name"]
+    out = fresh(name, "timing")
+    trace = os.path.join(out, "trace.json")
+    rc, so, err = latch_run(pdir, "prog.ptx", ["--steps", str(gates.TIMING_UPDATES), "--trace", trace] + meta["run_args"])
+    with open(os.path.join(out, "latch-run.txt"), "w") as f:
+        f.write(so + err)
+    if rc:
+        table.add(name, "timing", "latch-run", "error", "", "FAIL", last_error(err))
+        return
+    med = re.search(r"median update time (\S+) ms over (\d+) updates \(min (\S+) ms, max (\S+) ms\)", so)
+    wait = re.search(r"barrier wait: (\S+)% of CTA time", so)
+    device = next((l for l in so.splitlines() if l.startswith("device:")), "")
+    table.add(name, "timing", "median update time (ms)", med.group(1) if med else "?", "", "INFO",
+              gates.PYTORCH_CONTROLS_MS.get(name, ""))
+    table.add(name, "timing", "min / max update (ms)", f"{med.group(3)}/{med.group(4)}" if med else "?", "", "INFO", device)
+    table.add(name, "timing", "barrier wait share (last update)", (wait.group(1) + "%") if wait else "?", "", "INFO",
+              f"trace: out/{name}/timing/trace.json")
+    for line in so.splitlines():
+        km = re.match(r"\s+(\S+)\s+(\d+)\s+(\S+)%\s+(\S+)%$", line)
+        if km and km.group(1) != "kind":
+            table.add(name, "timing", f"  {km.group(1)} x{km.group(2)}: wait share", km.group(4) + "%", "", "INFO",
+                      f"{km.group(3)}% of CTA time")
+
+
+CHECKS = {"compare": check_compare, "loss100": check_loss100, "determinism": check_determinism,
+          "memcheck": check_memcheck, "timing": check_timing}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="comma-separated program names (the ABI fixture runs always)")
+    ap.add_argument("--checks", help="comma-separated checks to run (compare, grad, loss100, determinism, "
+                                     "memcheck, timing)")
+    args = ap.parse_args()
+    if not os.path.exists(BIN):
+        sys.exit(f"run_checks.py: {BIN} is missing (run ./run.sh, which builds it)")
+    table = Table()
+    ctx = {}
+    check_fixture(table)
+    order = [l.split("|")[0].strip() for l in open(os.path.join(ROOT, "programs.txt"))
+             if l.strip() and not l.startswith("#")]
+    only = set(args.only.split(",")) if args.only else None
+    wanted_checks = set(args.checks.split(",")) if args.checks else None
+    metas = []
+    for name in order:
+        pdir = os.path.join(ROOT, "programs", name)
+        if only and name not in only:
+            continue
+        if not os.path.exists(os.path.join(pdir, "program.json")):
+            table.add(name, "-", "bundle", "missing", "", "SKIP", "not in the bundle (see skipped.txt)")
+            continue
+        metas.append((meta_of(pdir), pdir))
+    # The PyTorch reference is validated against latch-interp (small TinyMoE) before it judges 2x512.
+    if any(m["model"] == "tinymoe" and "grad" in m["checks"] and not m["interp_references"] for m, _ in metas) and \
+            (not wanted_checks or "grad" in wanted_checks):
+        small = [(m, d) for m, d in metas if m["model"] == "tinymoe" and m["interp_references"]]
+        if not small:
+            table.add("tinymoe", "torch-ref", "small TinyMoE with references", "missing", "", "FAIL",
+                      "no bundled TinyMoE program has latch-interp references")
+        for m, d in small:
+            check_torch_reference(table, m, d, ctx)
+    for meta, pdir in metas:
+        name = meta["name"]
+        for check in meta["checks"]:
+            if wanted_checks and check not in wanted_checks:
+                continue
+            if not meta["compiled"]:
+                table.add(name, check, "compile", "no PTX", "", "SKIP", (meta.get("skip_reason") or "")[:120])
+                continue
+            try:
+                if check == "grad":
+                    check_grad(table, meta, pdir, ctx)
+                else:
+                    CHECKS[check](table, meta, pdir)
+            except Exception as e:  # a check that breaks is a failing row, not a lost table
+                table.add(name, check, "check script", "exception", "", "FAIL", f"{type(e).__name__}: {e}"[:200])
+    table.print()
+    table.save()
+    return 1 if any(r["status"] == "FAIL" for r in table.rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,550 @@
+// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
+// RUN:   | FileCheck %s
+//
+// latch-lower-tasks writes one device function @task_<N> per task into gpu.module @latch (docs/device-abi.md):
+// tile %tile of the task's iteration space, computed by the CTA's threads (each walks its share with a
+// stride of blockDim.x), fp32 arithmetic, bf16 loads extended and stores rounded to nearest even. One
+// program per op kind; each case checks the structure its template promises.
+
+// task.matmul (batched, b transposed, bf16 result): 128 x 128 output tiles over [batch * M, N] = [120, 16],
+// each thread walks the tile's 16384 elements with a stride of blockDim.x; bf16 inputs extend to f32, the
+// sum runs in f32 over k (b[batch, col, k] for transpose_b), the result rounds to bf16.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(%[[TILE:.*]]: i32, %[[ARGS:.*]]: !llvm.ptr<1>)
+// CHECK: %[[TID32:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[NTID32:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
+// CHECK: %[[TID:.*]] = arith.extui %[[TID32]] : i32 to i64
+// CHECK: %[[NTID:.*]] = arith.extui %[[NTID32]] : i32 to i64
+// CHECK: %[[T:.*]] = arith.extui %[[TILE]] : i32 to i64
+// Program argument k lives at args[3 + k]; the result at args[0] + its arena offset.
+// CHECK: %[[A_SLOT:.*]] = llvm.getelementptr %[[ARGS]][3] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
+// CHECK: %[[A_WORD:.*]] = llvm.load %[[A_SLOT]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK: %[[A:.*]] = llvm.inttoptr %[[A_WORD]] : i64 to !llvm.ptr<1>
+// CHECK: llvm.getelementptr %[[ARGS]][4]
+// CHECK: %[[BASE_WORD:.*]] = llvm.load %[[ARGS]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK: %[[BASE:.*]] = llvm.inttoptr %[[BASE_WORD]] : i64 to !llvm.ptr<1>
+// CHECK: %[[C:.*]] = llvm.getelementptr %[[BASE]][%c0_i64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK: scf.for %[[VT:.*]] = %[[T]] to %c1_i64 step %c1_i64 : i64 {
+// CHECK: scf.for %[[E:.*]] = %[[TID]] to %c16384_i64 step %[[NTID]] : i64 {
+// CHECK: arith.cmpi slt, %{{.*}}, %c16_i64 : i64
+// CHECK: arith.cmpi slt, %{{.*}}, %c120_i64 : i64
+// CHECK: scf.if
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0_i64 to %c24_i64 step %c1_i64 iter_args(%[[ACC:.*]] = %cst) -> (f32) : i64 {
+// CHECK: %[[X:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK: %[[Y:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK: scf.yield %[[NEXT]] : f32
+// CHECK: %[[R:.*]] = arith.truncf %[[SUM]] : f32 to bf16
+// CHECK: %[[AT:.*]] = llvm.getelementptr %[[C]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK: llvm.store %[[R]], %[[AT]] : bf16, !llvm.ptr<1>
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 1 : i64
+// CHECK: sym_name = "matmul"
+func.func @matmul(%a: tensor<3x40x24xbf16>, %b: tensor<3x16x24xbf16>) -> tensor<3x40x16xbf16> {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = true} : (tensor<3x40x24xbf16>, tensor<3x16x24xbf16>) -> tensor<3x40x16xbf16>
+  return %c : tensor<3x40x16xbf16>
+}
+
+// -----
+
+// task.grouped_matmul: a row's group is the number of ends[g] <= row; rows past ends[G-1] give 0.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: llvm.getelementptr %{{.*}}[5] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16384_i64 step
+// CHECK: %[[GROUP:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
+// CHECK: arith.cmpi sle
+// CHECK: %[[ROUTED:.*]] = arith.cmpi slt, %[[GROUP]], %c3_i64 : i64
+// CHECK: %[[Y:.*]] = scf.if %[[ROUTED]] -> (f32) {
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c1_i64 iter_args(%{{.*}}) -> (f32)
+// CHECK: } else {
+// CHECK: scf.yield %cst : f32
+// CHECK: llvm.store %[[Y]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: sym_name = "grouped_matmul"
+func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends: tensor<3xi32>) -> tensor<20x12xf32> {
+  %y = "task.grouped_matmul"(%x, %w, %ends) : (tensor<20x8xbf16>, tensor<3x8x12xbf16>, tensor<3xi32>) -> tensor<20x12xf32>
+  return %y : tensor<20x12xf32>
+}
+
+// -----
+
+// task.map: the body becomes @map_body_0 (a scalar constant from above cloned in, gpu.yield -> return),
+// called once per element; two tiles of 8192 elements; the rank-0 input is element 0.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
+// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c8192_i64 : i64
+// CHECK: %[[HI0:.*]] = arith.addi %[[LO]], %c8192_i64 : i64
+// CHECK: %[[HI:.*]] = arith.minsi %[[HI0]], %c12000_i64 : i64
+// CHECK: %[[START:.*]] = arith.addi %[[LO]], %{{.*}} : i64
+// CHECK: scf.for %[[I:.*]] = %[[START]] to %[[HI]] step %{{.*}} : i64 {
+// CHECK: %[[PA:.*]] = llvm.getelementptr %{{.*}}[%[[I]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: %[[A:.*]] = llvm.load %[[PA]] : !llvm.ptr<1> -> f32
+// CHECK: %[[PS:.*]] = llvm.getelementptr %{{.*}}[%c0_i64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: %[[S:.*]] = llvm.load %[[PS]] : !llvm.ptr<1> -> f32
+// CHECK: %[[R:.*]]:2 = func.call @map_body_0(%[[A]], %[[S]]) : (f32, f32) -> (f32, bf16)
+// CHECK: llvm.store %[[R]]#0, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: llvm.store %[[R]]#1, %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK: func.func private @map_body_0(%[[E:.*]]: f32, %[[F:.*]]: f32) -> (f32, bf16) {
+// CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[E]], %[[F]] : f32
+// CHECK-NEXT: %[[Q:.*]] = arith.addf %[[P]], %[[HALF]] : f32
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[Q]] : f32 to bf16
+// CHECK-NEXT: return %[[Q]], %[[T]] : f32, bf16
+// CHECK: sym_name = "map"
+func.func @map(%a: tensor<300x40xf32>, %s: tensor<f32>) -> (tensor<300x40xf32>, tensor<300x40xbf16>) {
+  %half = arith.constant 5.000000e-01 : f32
+  %x, %y = "task.map"(%a, %s) ({
+  ^bb0(%e: f32, %f: f32):
+    %p = arith.mulf %e, %f : f32
+    %q = arith.addf %p, %half : f32
+    %r = arith.truncf %q : f32 to bf16
+    gpu.yield %q, %r : f32, bf16
+  }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<300x40xf32>, tensor<f32>) -> (tensor<300x40xf32>, tensor<300x40xbf16>)
+  return %x, %y : tensor<300x40xf32>, tensor<300x40xbf16>
+}
+
+// -----
+
+// task.reduce (mean over a middle axis of bf16): one output element per thread iteration, a sum in f32
+// over the axis (stride 4), divided by its length.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0_i64 to %c10_i64 step %c1_i64 iter_args(%[[ACC:.*]] = %cst) -> (f32) : i64 {
+// CHECK: arith.muli %{{.*}}, %c4_i64 : i64
+// CHECK: %[[X:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.addf %[[ACC]], %[[X]] : f32
+// CHECK: %[[MEAN:.*]] = arith.divf %[[SUM]], %{{.*}} : f32
+// CHECK: llvm.store %[[MEAN]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: sym_name = "reduce"
+func.func @reduce(%x: tensor<6x10x4xbf16>) -> tensor<6x4xf32> {
+  %y = "task.reduce"(%x) {axis = 1 : i64, kind = "mean"} : (tensor<6x10x4xbf16>) -> tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}
+
+// -----
+
+// task.rmsnorm: 64 rows per tile (two tiles for 70 rows), one row per thread iteration:
+// rms = sqrt(sum(x^2) / D + eps), y = x / rms * w, rounded to bf16.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
+// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c64_i64 : i64
+// CHECK: arith.minsi %{{.*}}, %c70_i64 : i64
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i64 {
+// CHECK: %[[SS:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) : i64 {
+// CHECK: %[[X2:.*]] = arith.mulf %[[X:.*]], %[[X]] : f32
+// CHECK: arith.addf %[[ACC]], %[[X2]] : f32
+// CHECK: %[[MS:.*]] = arith.divf %[[SS]], %{{.*}} : f32
+// CHECK: %[[MSE:.*]] = arith.addf %[[MS]], %{{.*}} : f32
+// CHECK: %[[RMS:.*]] = math.sqrt %[[MSE]] : f32
+// CHECK: %[[N:.*]] = arith.divf %{{.*}}, %[[RMS]] : f32
+// CHECK: %[[Y:.*]] = arith.mulf %[[N]], %{{.*}} : f32
+// CHECK: %[[YB:.*]] = arith.truncf %[[Y]] : f32 to bf16
+// CHECK: llvm.store %[[YB]], %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK: sym_name = "rmsnorm"
+func.func @rmsnorm(%x: tensor<70x32xf32>, %w: tensor<32xf32>) -> tensor<70x32xbf16> {
+  %y = "task.rmsnorm"(%x, %w) {eps = 1.000000e-05 : f64} : (tensor<70x32xf32>, tensor<32xf32>) -> tensor<70x32xbf16>
+  return %y : tensor<70x32xbf16>
+}
+
+// -----
+
+// task.softmax: max (NaN-propagating), sum of exp(x - max), exp(x - max) / sum per row.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[MAX:.*]] = scf.for {{.*}} -> (f32)
+// CHECK: arith.maximumf
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (f32)
+// CHECK: arith.subf %{{.*}}, %[[MAX]] : f32
+// CHECK: math.exp
+// CHECK: scf.for
+// CHECK: %[[E:.*]] = math.exp
+// CHECK: %[[Y:.*]] = arith.divf %[[E]], %[[SUM]] : f32
+// CHECK: llvm.store %[[Y]]
+// CHECK: sym_name = "softmax"
+func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
+  %y = "task.softmax"(%x) : (tensor<3x5x11xf32>) -> tensor<3x5x11xf32>
+  return %y : tensor<3x5x11xf32>
+}
+
+// -----
+
+// task.cross_entropy: one virtual tile (of the task's two) and warp 0 of it: lane l sums the losses of
+// rows l, l + 32, ...; a fixed butterfly of shuffles adds the 32 partial sums; thread 0 stores the mean.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[TID:.*]] = arith.extui %{{.*}} : i32 to i64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c1_i64 step %c2_i64 : i64 {
+// CHECK: %[[LANE:.*]] = arith.cmpi slt, %[[TID]], %c32_i64 : i64
+// CHECK: scf.if %[[LANE]] {
+// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %[[TID]] to %c70_i64 step %c32_i64 iter_args({{.*}}) -> (f32) : i64 {
+// CHECK: math.log
+// CHECK: %[[S16:.*]], %{{.*}} = gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
+// CHECK: %[[P16:.*]] = arith.addf %[[PART]], %[[S16]] : f32
+// CHECK: gpu.shuffle xor %[[P16]], %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK: %[[S1:.*]], %{{.*}} = gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: %[[TOTAL:.*]] = arith.addf %{{.*}}, %[[S1]] : f32
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0_i64 : i64
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[LOSS:.*]] = arith.divf %[[TOTAL]], %{{.*}} : f32
+// CHECK: llvm.store %[[LOSS]]
+// CHECK: sym_name = "cross_entropy"
+func.func @cross_entropy(%l: tensor<70x33xbf16>, %t: tensor<70xi32>) -> tensor<f32> {
+  %loss = "task.cross_entropy"(%l, %t) : (tensor<70x33xbf16>, tensor<70xi32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// -----
+
+// task.embedding: element-parallel copies of table rows; an id outside [0, V) gives 0.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[IN:.*]] = arith.andi
+// CHECK: arith.select %[[IN]], %{{.*}}, %c0_i64 : i64
+// CHECK: %[[V:.*]] = arith.select %[[IN]], %{{.*}}, %{{.*}} : bf16
+// CHECK: llvm.store %[[V]], %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK: sym_name = "embedding"
+func.func @embedding(%table: tensor<50x12xbf16>, %ids: tensor<3x7xi32>) -> tensor<3x7x12xbf16> {
+  %y = "task.embedding"(%table, %ids) : (tensor<50x12xbf16>, tensor<3x7xi32>) -> tensor<3x7x12xbf16>
+  return %y : tensor<3x7x12xbf16>
+}
+
+// -----
+
+// task.rope: theta^(-2i/hd), the angle and its cosine and sine in f64, the rotation in f32.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: math.powf %{{.*}}, %{{.*}} : f64
+// CHECK: %[[COS:.*]] = math.cos %[[ANGLE:.*]] : f64
+// CHECK: arith.truncf %[[COS]] : f64 to f32
+// CHECK: %[[SIN:.*]] = math.sin %[[ANGLE]] : f64
+// CHECK: arith.truncf %[[SIN]] : f64 to f32
+// CHECK: llvm.store
+// CHECK: llvm.store
+// CHECK: sym_name = "rope"
+func.func @rope(%x: tensor<2x9x3x8xf32>) -> tensor<2x9x3x8xf32> {
+  %y = "task.rope"(%x) {theta = 1.000000e+04 : f64} : (tensor<2x9x3x8xf32>) -> tensor<2x9x3x8xf32>
+  return %y : tensor<2x9x3x8xf32>
+}
+
+// -----
+
+// task.attention: tiles (b, h, 128 queries) = 6; a query row per thread iteration with an online
+// softmax; the row's output accumulates in local memory (llvm.alloca at entry).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[ACC:.*]] = llvm.alloca %c8_i64 x f32 : (i64) -> !llvm.ptr
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c6_i64 step %c6_i64 : i64 {
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i64 {
+// CHECK: %[[KEYS:.*]] = arith.addi %[[I]], %c1_i64 : i64
+// CHECK: %[[ML:.*]]:2 = scf.for %{{.*}} = %c0_i64 to %[[KEYS]] step %c1_i64 iter_args(%[[M:.*]] = %cst{{.*}}, %[[L:.*]] = %cst{{.*}}) -> (f32, f32) : i64 {
+// CHECK: %[[MNEW:.*]] = arith.maximumf %[[M]], %{{.*}} : f32
+// CHECK: math.exp
+// CHECK: math.exp
+// CHECK: scf.yield %[[MNEW]], %{{.*}} : f32, f32
+// CHECK: arith.divf %{{.*}}, %[[ML]]#1 : f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: sym_name = "attention"
+func.func @attention(%q: tensor<2x3x20x8xbf16>, %k: tensor<2x3x20x8xbf16>, %v: tensor<2x3x20x8xbf16>) -> tensor<2x3x20x8xbf16> {
+  %o = "task.attention"(%q, %k, %v) {causal = true, scale = 3.535500e-01 : f64} : (tensor<2x3x20x8xbf16>, tensor<2x3x20x8xbf16>, tensor<2x3x20x8xbf16>) -> tensor<2x3x20x8xbf16>
+  return %o : tensor<2x3x20x8xbf16>
+}
+
+// -----
+
+// task.topk: slot s takes the first element (larger first, NaN largest, ties to the lower index) after
+// the one slot s-1 took.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[SLOTS:.*]]:2 = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %cst, %{{.*}} = %c-1_i64) -> (f32, i64) : i64 {
+// CHECK: %[[BEST:.*]]:2 = scf.for %{{.*}} = %c0_i64 to %c7_i64 step %c1_i64 iter_args(%{{.*}} = %cst, %{{.*}} = %c-1_i64) -> (f32, i64) : i64 {
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf oeq
+// CHECK: llvm.store %[[BEST]]#0, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: %[[INDEX:.*]] = arith.trunci %[[BEST]]#1 : i64 to i32
+// CHECK: llvm.store %[[INDEX]], %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: sym_name = "topk"
+func.func @topk(%x: tensor<10x7xf32>) -> (tensor<10x3xf32>, tensor<10x3xi32>) {
+  %v, %i = "task.topk"(%x) {k = 3 : i64} : (tensor<10x7xf32>) -> (tensor<10x3xf32>, tensor<10x3xi32>)
+  return %v, %i : tensor<10x3xf32>, tensor<10x3xi32>
+}
+
+// -----
+
+// task.bucket: one tile; threads 0..G-1 count ends[g], the others place one id each (a stable counting
+// sort, no scratch memory, no atomics).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %c22_i64 step %{{.*}} : i64 {
+// CHECK: %[[ENDS:.*]] = arith.cmpi slt, %[[W]], %c4_i64 : i64
+// CHECK: scf.if %[[ENDS]] {
+// CHECK: %[[COUNT:.*]] = scf.for %{{.*}} = %c0_i64 to %c18_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i32) -> (i32) : i64 {
+// CHECK: llvm.store %[[COUNT]], %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c18_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: sym_name = "bucket"
+func.func @bucket(%ids: tensor<9x2xi32>) -> (tensor<18xi32>, tensor<4xi32>) {
+  %order, %ends = "task.bucket"(%ids) {buckets = 4 : i64} : (tensor<9x2xi32>) -> (tensor<18xi32>, tensor<4xi32>)
+  return %order, %ends : tensor<18xi32>, tensor<4xi32>
+}
+
+// -----
+
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: arith.cmpi slt, %{{.*}}, %c15_i64 : i64
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: sym_name = "gather_rows"
+func.func @gather_rows(%x: tensor<15x6xf32>, %idx: tensor<11xi32>) -> tensor<11x6xf32> {
+  %y = "task.gather_rows"(%x, %idx) : (tensor<15x6xf32>, tensor<11xi32>) -> tensor<11x6xf32>
+  return %y : tensor<11x6xf32>
+}
+
+// -----
+
+// task.scatter_add_rows: each y element sums the x rows that go to it, in increasing s (no atomics).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0_i64 to %c11_i64 step %c1_i64 iter_args(%[[ACC:.*]] = %cst) -> (f32) : i64 {
+// CHECK: %[[HIT:.*]] = arith.cmpi eq
+// CHECK: scf.if %[[HIT]] -> (f32) {
+// CHECK: arith.addf %[[ACC]]
+// CHECK: llvm.store %[[SUM]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: sym_name = "scatter_add_rows"
+func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tensor<5x6xf32> {
+  %y = "task.scatter_add_rows"(%x, %idx) {rows = 5 : i64} : (tensor<11x6xf32>, tensor<11xi32>) -> tensor<5x6xf32>
+  return %y : tensor<5x6xf32>
+}
+
+// -----
+
+// task.reshape: a copy from the argument (task_0); the map (task_1) and nothing for the reshape of its
+// dying result, which the planner put in the same bytes (task_2).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.store
+// CHECK: func.func @task_1(
+// CHECK: func.func @task_2(
+// CHECK-NOT: llvm.store
+// CHECK: return
+// CHECK: sym_name = "reshape"
+func.func @reshape(%x: tensor<4x6xf32>) -> (tensor<3x8xf32>, tensor<24xf32>) {
+  %copy = "task.reshape"(%x) : (tensor<4x6xf32>) -> tensor<3x8xf32>
+  %n = "task.map"(%x) ({
+  ^bb0(%e: f32):
+    %m = arith.negf %e : f32
+    gpu.yield %m : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  %flat = "task.reshape"(%n) : (tensor<4x6xf32>) -> tensor<24xf32>
+  return %copy, %flat : tensor<3x8xf32>, tensor<24xf32>
+}
+
+// -----
+
+// task.transpose: y's coordinates from its flat index, x's offset from them (strides of perm).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: arith.remui %{{.*}}, %c5_i64 : i64
+// CHECK: arith.remui %{{.*}}, %c3_i64 : i64
+// CHECK: arith.remui %{{.*}}, %c4_i64 : i64
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> bf16
+// CHECK: llvm.store %[[X]], %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK: sym_name = "transpose"
+func.func @transpose(%x: tensor<2x3x4x5xbf16>) -> tensor<2x4x3x5xbf16> {
+  %y = "task.transpose"(%x) {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x3x4x5xbf16>) -> tensor<2x4x3x5xbf16>
+  return %y : tensor<2x4x3x5xbf16>
+}
+
+// -----
+
+// task.convert: f32 -> bf16 rounds to nearest even; f32 -> i32 truncates and saturates, NaN gives 0.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[B:.*]] = arith.truncf %{{.*}} : f32 to bf16
+// CHECK: llvm.store %[[B]], %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK: func.func @task_1(
+// CHECK: %[[NAN:.*]] = arith.cmpf uno
+// CHECK: arith.fptosi %{{.*}} : f32 to i32
+// CHECK: %[[R:.*]] = arith.select %[[NAN]], %c0_i32, %{{.*}} : i32
+// CHECK: llvm.store %[[R]], %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: sym_name = "convert"
+func.func @convert(%x: tensor<4x9xf32>) -> (tensor<4x9xbf16>, tensor<4x9xi32>) {
+  %b = "task.convert"(%x) : (tensor<4x9xf32>) -> tensor<4x9xbf16>
+  %i = "task.convert"(%x) : (tensor<4x9xf32>) -> tensor<4x9xi32>
+  return %b, %i : tensor<4x9xbf16>, tensor<4x9xi32>
+}
+
+// -----
+
+// task.adamw: bias corrections in f64 from the i32 step; p', m', v' are stored over p, m, v: the results'
+// pointers come from args[3 + 0], args[3 + 2] and args[3 + 3] again.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(%{{.*}}: i32, %[[ARGS:.*]]: !llvm.ptr<1>)
+// CHECK: llvm.getelementptr %[[ARGS]][3]
+// CHECK: llvm.getelementptr %[[ARGS]][4]
+// CHECK: llvm.getelementptr %[[ARGS]][5]
+// CHECK: llvm.getelementptr %[[ARGS]][6]
+// CHECK: llvm.getelementptr %[[ARGS]][7]
+// CHECK: %[[P_SLOT:.*]] = llvm.getelementptr %[[ARGS]][3]
+// CHECK: %[[P_WORD:.*]] = llvm.load %[[P_SLOT]]
+// CHECK: %[[P:.*]] = llvm.inttoptr %[[P_WORD]]
+// CHECK: %[[M_SLOT:.*]] = llvm.getelementptr %[[ARGS]][5]
+// CHECK: %[[M_WORD:.*]] = llvm.load %[[M_SLOT]]
+// CHECK: %[[M:.*]] = llvm.inttoptr %[[M_WORD]]
+// CHECK: %[[V_SLOT:.*]] = llvm.getelementptr %[[ARGS]][6]
+// CHECK: %[[V_WORD:.*]] = llvm.load %[[V_SLOT]]
+// CHECK: %[[V:.*]] = llvm.inttoptr %[[V_WORD]]
+// CHECK: arith.sitofp %{{.*}} : i32 to f64
+// CHECK: math.powf %{{.*}}, %{{.*}} : f64
+// CHECK: math.powf %{{.*}}, %{{.*}} : f64
+// CHECK: math.sqrt %{{.*}} : f32
+// CHECK: %[[AT_P:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: llvm.store %{{.*}}, %[[AT_P]]
+// CHECK: %[[AT_M:.*]] = llvm.getelementptr %[[M]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: llvm.store %{{.*}}, %[[AT_M]]
+// CHECK: %[[AT_V:.*]] = llvm.getelementptr %[[V]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: llvm.store %{{.*}}, %[[AT_V]]
+// CHECK: sym_name = "adamw"
+func.func @adamw(%p: tensor<40xf32>, %g: tensor<40xf32>, %m: tensor<40xf32>, %v: tensor<40xf32>, %step: tensor<i32>) -> (tensor<40xf32>, tensor<40xf32>, tensor<40xf32>) {
+  %p1, %m1, %v1 = "task.adamw"(%p, %g, %m, %v, %step) {beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, eps = 1.000000e-08 : f64, lr = 1.000000e-02 : f64, weight_decay = 1.000000e-01 : f64} : (tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<i32>) -> (tensor<40xf32>, tensor<40xf32>, tensor<40xf32>)
+  return %p1, %m1, %v1 : tensor<40xf32>, tensor<40xf32>, tensor<40xf32>
+}
+
+// -----
+
+// task.reduce_grad (max): dy goes to the first index of the largest element (NaN largest).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[BEST:.*]]:2 = scf.for %{{.*}} = %c1_i64 to %c5_i64 step %c1_i64 iter_args({{.*}}) -> (f32, i64) : i64 {
+// CHECK: %[[AT:.*]] = arith.cmpi eq, %{{.*}}, %[[BEST]]#1 : i64
+// CHECK: %[[DX:.*]] = arith.select %[[AT]], %{{.*}}, %cst{{.*}} : f32
+// CHECK: llvm.store %[[DX]]
+// CHECK: sym_name = "reduce_grad"
+func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf32> {
+  %dx = "task.reduce_grad"(%x, %dy) {axis = 1 : i64, kind = "max"} : (tensor<4x5xf32>, tensor<4xf32>) -> tensor<4x5xf32>
+  return %dx : tensor<4x5xf32>
+}
+
+// -----
+
+// task.rmsnorm_grad: virtual tiles 0..1 are the 64-row tiles of dx, tile 2 the columns of dw (each
+// column a fixed-order sum over all rows).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c2_i64 : i64 {
+// CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c2_i64 : i64
+// CHECK: scf.if %[[ROWS]] {
+// CHECK: math.sqrt
+// CHECK: llvm.store
+// CHECK: } else {
+// CHECK: %[[DW:.*]] = scf.for %{{.*}} = %c0_i64 to %c70_i64 step %c1_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK: math.sqrt
+// CHECK: llvm.store %[[DW]]
+// CHECK: sym_name = "rmsnorm_grad"
+func.func @rmsnorm_grad(%x: tensor<70x16xf32>, %w: tensor<16xf32>, %dy: tensor<70x16xf32>) -> (tensor<70x16xf32>, tensor<16xf32>) {
+  %dx, %dw = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.000000e-05 : f64} : (tensor<70x16xf32>, tensor<16xf32>, tensor<70x16xf32>) -> (tensor<70x16xf32>, tensor<16xf32>)
+  return %dx, %dw : tensor<70x16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[DOT:.*]] = scf.for {{.*}} -> (f32)
+// CHECK: %[[D:.*]] = arith.subf %{{.*}}, %[[DOT]] : f32
+// CHECK: %[[DX:.*]] = arith.mulf %{{.*}}, %[[D]] : f32
+// CHECK: llvm.store %[[DX]]
+// CHECK: sym_name = "softmax_grad"
+func.func @softmax_grad(%y: tensor<6x9xf32>, %dy: tensor<6x9xf32>) -> tensor<6x9xf32> {
+  %dx = "task.softmax_grad"(%y, %dy) : (tensor<6x9xf32>, tensor<6x9xf32>) -> tensor<6x9xf32>
+  return %dx : tensor<6x9xf32>
+}
+
+// -----
+
+// task.cross_entropy_grad: the splat constant dloss is an immediate (no memory), scaled by 1/N.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[N:.*]] = arith.constant 1.000000e+01 : f32
+// CHECK: %[[SCALE:.*]] = arith.divf %[[ONE]], %[[N]] : f32
+// CHECK: %[[P:.*]] = arith.divf
+// CHECK: %[[PT:.*]] = arith.subf %[[P]], %[[ONE]] : f32
+// CHECK: %[[G:.*]] = arith.select %{{.*}}, %[[PT]], %[[P]] : f32
+// CHECK: %[[D:.*]] = arith.mulf %[[G]], %[[SCALE]] : f32
+// CHECK: llvm.store %[[D]]
+// CHECK: sym_name = "cross_entropy_grad"
+func.func @cross_entropy_grad(%l: tensor<10x13xf32>, %t: tensor<10xi32>) -> tensor<10x13xf32> {
+  %one = arith.constant dense<1.000000e+00> : tensor<f32>
+  %dl = "task.cross_entropy_grad"(%l, %t, %one) : (tensor<10x13xf32>, tensor<10xi32>, tensor<f32>) -> tensor<10x13xf32>
+  return %dl : tensor<10x13xf32>
+}
+
+// -----
+
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: math.cos %{{.*}} : f64
+// CHECK: math.sin %{{.*}} : f64
+// CHECK: sym_name = "rope_grad"
+func.func @rope_grad(%dy: tensor<1x5x2x6xf32>) -> tensor<1x5x2x6xf32> {
+  %dx = "task.rope_grad"(%dy) {theta = 5.000000e+02 : f64} : (tensor<1x5x2x6xf32>) -> tensor<1x5x2x6xf32>
+  return %dx : tensor<1x5x2x6xf32>
+}
+
+// -----
+
+// task.attention_grad: per (b, h, block) the query rows (dq) then the key rows (dk, dv: a loop over the
+// queries i >= j), accumulators in local memory; no atomics.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: llvm.alloca %c4_i64 x f32 : (i64) -> !llvm.ptr
+// CHECK: llvm.alloca %c4_i64 x f32 : (i64) -> !llvm.ptr
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i64 {
+// CHECK: %[[Q:.*]] = arith.cmpi slt, %[[W]], %{{.*}} : i64
+// CHECK: scf.if %[[Q]] {
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %[[J:.*]] to %c6_i64 step %c1_i64 : i64 {
+// CHECK: sym_name = "attention_grad"
+func.func @attention_grad(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>, %v: tensor<1x2x6x4xf32>, %o: tensor<1x2x6x4xf32>, %do: tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) {
+  %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 5.000000e-01 : f64} : (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>)
+  return %dq, %dk, %dv : tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0_i64 to %c2_i64 step %c1_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK: arith.select
+// CHECK: llvm.store %[[SUM]]
+// CHECK: sym_name = "topk_grad"
+func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf32> {
+  %dx = "task.topk_grad"(%dv, %i) {columns = 5 : i64} : (tensor<6x2xf32>, tensor<6x2xi32>) -> tensor<6x5xf32>
+  return %dx : tensor<6x5xf32>
+}
+
+// -----
+
+// task.grouped_matmul_weight_grad: tiles (g, 128 x 128 of K x N); the sum runs over the rows of group g,
+// ends[g-1] .. ends[g] (clamped to [0, R]), in increasing r.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
+// CHECK: %[[BEGIN:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
+// CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c1_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK: %[[R:.*]] = arith.truncf %[[SUM]] : f32 to bf16
+// CHECK: llvm.store %[[R]]
+// CHECK: sym_name = "grouped_matmul_weight_grad"
+func.func @grouped_matmul_weight_grad(%x: tensor<20x8xbf16>, %dy: tensor<20x12xbf16>, %ends: tensor<3xi32>) -> tensor<3x8x12xbf16> {
+  %dw = "task.grouped_matmul_weight_grad"(%x, %dy, %ends) : (tensor<20x8xbf16>, tensor<20x12xbf16>, tensor<3xi32>) -> tensor<3x8x12xbf16>
+  return %dw : tensor<3x8x12xbf16>
+}
