@@ -1334,7 +1334,7 @@ static void row_statistics(gen *g, const tensor_ref *q, int q_base, const tensor
 
 /* o = softmax(q k^T scale) v per (b, h), online softmax per query row (one row per thread iteration, its
  * output accumulator in local memory). Tiles: (b, h, block of 128 queries). */
-static void gen_attention_body(gen *g, task_io *io, MlirOperation op) {
+static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
   bool causal = latch_attention_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
@@ -1614,6 +1614,7 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
          out[0].dims[2] == in[1].dims[1];
     break;
   case LATCH_OP_TASK_MAP:
+    ok = io->out_count >= 1;
     for (int k = 0; ok && k < io->in_count; ++k)
       ok = in[k].rank == 0 || in[k].elements == out[0].elements;
     for (int r = 0; ok && r < io->out_count; ++r)
@@ -1740,7 +1741,7 @@ static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind k
   case LATCH_OP_TASK_CROSS_ENTROPY: gen_cross_entropy(g, io); break;
   case LATCH_OP_TASK_EMBEDDING: gen_gather(g, &io->in[0], &io->in[1], &io->out[0]); break;
   case LATCH_OP_TASK_ROPE: gen_rope(g, &io->in[0], &io->out[0], latch_rope_theta(op), false); break;
-  case LATCH_OP_TASK_ATTENTION: gen_attention_body(g, io, op); break;
+  case LATCH_OP_TASK_ATTENTION: gen_attention(g, io, op); break;
   case LATCH_OP_TASK_TOPK: gen_topk(g, io, op); break;
   case LATCH_OP_TASK_BUCKET: gen_bucket(g, io); break;
   case LATCH_OP_TASK_GATHER_ROWS: gen_gather(g, &io->in[0], &io->in[1], &io->out[0]); break;
