@@ -1,0 +1,10 @@
+/* latch-compile.c - the named pipeline from a forward program to the persistent kernel (then
+ * `latch-opt --emit=ptx` writes PTX and the manifest). */
+#include "pass.h"
+
+const latch_pass_info latch_compile_pipeline = {
+    .name = "latch-compile",
+    .summary = "Forward program to persistent kernel: train, schedule, fuse, plan and check the arena, lower",
+    .pipeline = "latch-train,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
+                "latch-lower-tasks,latch-lower-intervals",
+};
