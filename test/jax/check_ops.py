@@ -7,19 +7,27 @@ in up to three modes and each result of each run is one row of the table:
   mode  program's float types   latch-interp flags   JAX side                    gate
   fp64  f32                     (none)               fp64                        max|interp-jax|/max|jax| <= 1e-10
   fp32  f32                     --emulate=fp32       fp64, each op's results     every element == the JAX value rounded
-                                                     rounded to fp32             to fp32 (see below)
+                                                     rounded to fp32; task.map   to fp32 (see below)
+                                                     bodies per scalar op
   bf16  bf16 (f32 where the op  --emulate=bf16       fp64, each op's results     every element == the JAX value rounded
         says f32)                                    rounded to their declared   to its declared dtype (see below)
-                                                     dtype (bf16 via ml_dtypes)
+                                                     dtype (bf16 through fp32);
+                                                     task.map bodies per scalar op
 
 Why exact equality for the emulated modes: the contract (docs/task-dialect.md, "Precision") is that the
 interpreter computes each op in fp64 and rounds what it stores to nearest-even (bf16 through fp32, as
-the GPU rounds its fp32 results). JAX computes the
-same op in fp64 from the same (already rounded) inputs, so the two fp64 values differ by a few fp64 ulps
-and round to the same bf16/fp32 value unless the fp64 value lies within that distance of a rounding
-midpoint. So the gate is: equal, except a one-ulp difference where JAX's unrounded value is within 1e-10
-(relative) of the midpoint between the two candidates (reported as "at ties"). Case map_tie_bf16 is built
-so that one direct rounding and the two-step rounding differ: it pins the two-step rule. Index results (topk indices, bucket, int converts) must match exactly in every mode.
+the GPU rounds its fp32 results), and that a task.map body is evaluated in the scalar types it is written
+in: every float result of every body op is rounded to its type (as that type is stored under the mode).
+JAX computes the same op in fp64 from the same (already rounded) inputs; for a task.map the reference
+evaluates the body's MLIR text op by op with the same rounding (ops.map_body; its unrounded evaluation
+must agree with the case's Python function, which the fp64 mode uses). So the two fp64 values differ by
+a few fp64 ulps and round to the same bf16/fp32 value unless the fp64 value lies within that distance of
+a rounding midpoint. So the gate is: equal, except a one-ulp difference where JAX's unrounded value (for
+a map: the yielded op's value before its own rounding) is within 1e-10 (relative) of the midpoint between
+the two candidates (reported as "at ties"). Case reduce_tie_bf16 is built so that one direct rounding
+and the two-step rounding differ: it pins the two-step rule; map_tie_bf16 pins the rounding of a map
+body's intermediate results. Index results (topk indices, bucket, int converts) must match exactly in
+every mode.
 Inputs are drawn so that every value is exact in its declared dtype; topk ties are made on purpose (small
 integers) to test "ties go to the lower index".
 
@@ -166,6 +174,15 @@ gpu.yield %d, %p : {t}, {t}""", lambda a, b: [a - b, a * b]),
 %m = arith.mulf %l, %rs : {t}
 gpu.yield %r, %m : {t}, {t}""", lambda a: [jnp.where(a > 0, jnp.sqrt(jnp.abs(a)), jnp.exp(a)),
                                           jnp.log(a * a + 1.0) / jnp.sqrt(a * a + 1.0)]),
+    # f64 scalars inside the body: rounded to fp32 under --emulate=fp32, left f64 under --emulate=bf16
+    # (0.3125 is exact in every type: whether a body constant gets rounded does not matter here).
+    "extf_f64_truncf": (1, """
+%e = arith.extf %a0 : {t} to f64
+%k = arith.constant 0.3125 : f64
+%m = arith.mulf %e, %k : f64
+%th = math.tanh %m : f64
+%r = arith.truncf %th : f64 to {t}
+gpu.yield %r : {t}""", lambda a: [jnp.tanh(a * 0.3125)]),
 }
 
 
@@ -225,9 +242,14 @@ gpu.yield %r : {fdt}"""
 
 @case("map_tie_bf16", modes=("bf16",))
 def _(rng, fdt):
-    """a + b + c with a = 1, b = 2^-8 (exactly half a bf16 ulp of 1) and a small c of either sign: the
-    fp64 sum is off the bf16 midpoint by |c| (2^-30 .. 2^-12), so a single rounding would go towards c's
-    side, while the rule (through fp32 first) lands on the midpoint for |c| < 2^-24 and then goes to even."""
+    """(a + b) + c in a bf16 body, a = 1, b = 2^-8 (exactly half a bf16 ulp of 1), c small of either
+    sign (|c| = 2^-30 .. 2^-12, or 0), in several binades. Under the per-op rule the first addf rounds
+    a + b, exactly the bf16 midpoint between 1 and 1 + 2^-7 (and exact in fp32), to even: 1; the second
+    adds c, less than half a bf16 ulp of 1, and gives 1 again, for every c. Rounding only the map's
+    result (the fp64 value 1 + 2^-8 + c, through fp32) would give 1 + 2^-7 where c = 2^-20 or 2^-12, so
+    the case pins that a body's intermediate results are rounded and that their ties go to even. It does
+    not tell the two-step bf16 rounding from a direct one (each value rounded here is exact in fp32);
+    reduce_tie_bf16 does."""
     P = Prog()
     cs = np.array([2.0**-30, -(2.0**-30), 2.0**-26, -(2.0**-26), 2.0**-20, -(2.0**-20), 2.0**-12, 0.0])
     scale = 2.0 ** rng.integers(-4, 5, (8, 4)).astype(np.float64)  # same story in other binades
@@ -239,6 +261,23 @@ def _(rng, fdt):
 %r = arith.addf %s, %a2 : {fdt}
 gpu.yield %r : {fdt}"""
     P.ret(map_op(P, [a, b, c], [fdt] * 3, [fdt], body, lambda x, y, z: [(x + y) + z]))
+    return P
+
+
+@case("reduce_tie_bf16", modes=("bf16",))
+def _(rng, fdt):
+    """sum(a, b, c) by task.reduce into bf16, a = 1, b = 2^-8 (exactly half a bf16 ulp of 1), c small of
+    either sign, in several binades: the op computes the fp64 sum 1 + 2^-8 + c exactly and rounds it once
+    at its boundary, through fp32 (docs/task-dialect.md, "Precision"). For |c| < 2^-24 the fp32 step lands
+    on the bf16 midpoint, which then goes to even (1), where one direct rounding of the fp64 value would
+    go towards c's side (1 + 2^-7 for c = 2^-30, 2^-26): the case pins the two-step rule."""
+    P = Prog()
+    cs = np.array([2.0**-30, -(2.0**-30), 2.0**-26, -(2.0**-26), 2.0**-20, -(2.0**-20), 2.0**-12, 0.0])
+    scale = 2.0 ** rng.integers(-4, 5, (8, 4, 1)).astype(np.float64)
+    x = np.stack([np.ones((8, 4)), np.full((8, 4), 2.0**-8), np.repeat(cs[:, None], 4, axis=1)], axis=-1)
+    v = P.arg(x * scale, fdt)
+    P.ret(P.op("reduce", [v], [((8, 4), fdt)], lambda a: ops.reduce(a, 2, "sum"),
+               {"axis": iattr(2), "kind": '"sum"'}))
     return P
 
 
@@ -420,7 +459,7 @@ adamw_case("adamw_step1_i32", 1, "i32")
 @case("chain_mlp")
 def _(rng, fdt):
     """matmul (f32 out) -> rmsnorm -> convert -> map silu -> matmul -> cross_entropy: rounding at each
-    op boundary must compose the same way on both sides."""
+    op boundary (and inside the silu body) must compose the same way on both sides."""
     P = Prog()
     x = P.arg(fdata(rng, (8, 16), fdt), fdt)
     w1 = P.arg(fdata(rng, (16, 32), fdt, 0.25), fdt)

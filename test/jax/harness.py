@@ -5,8 +5,11 @@ Storage rules of the modes (docs/task-dialect.md, "Precision", and latch-interp'
   fp64  no --emulate: latch-interp computes in fp64 and stores fp64; the JAX side never rounds.
   fp32  --emulate=fp32: every stored float tensor is rounded to fp32 at op boundaries.
   bf16  --emulate=bf16: every stored f32 or bf16 tensor is rounded to its declared dtype; bf16 through
-        fp32 (fp64 -> fp32 -> bf16, each nearest-even), as the GPU stores its fp32 results. No program here
-        declares f64 (which --emulate=bf16 leaves f64).
+        fp32 (fp64 -> fp32 -> bf16, each nearest-even), as the GPU stores its fp32 results. No tensor here
+        is declared f64 (which --emulate=bf16 leaves f64).
+In both emulated modes a task.map body is evaluated in the scalar types it is written in: every float
+result of every body op is rounded by the same rule to its scalar type (f64 results: to fp32 under fp32,
+left f64 under bf16). The JAX side does the same by evaluating the body's MLIR text (ops.map_body).
 Inputs are always written with values that the declared dtype holds exactly, so whether the interpreter
 rounds its inputs on load or not cannot matter.
 """
@@ -100,6 +103,7 @@ class Prog:
         self.ops = []  # (ins, outs, fn, text)
         self.results = []
         self.count = 0
+        self.bodies = {}  # first result name of a task.map -> its region text (for the emulated modes)
 
     def arg(self, data, dtype, name=None):
         data = np.asarray(data)
@@ -133,6 +137,8 @@ class Prog:
         out_types = res[0].type if len(res) == 1 else "(" + ", ".join(r.type for r in res) + ")"
         text += f" : {in_types} -> {out_types}"
         self.ops.append((ins, res, fn, text))
+        if name == "map" and region is not None:
+            self.bodies[res[0].name] = region
         return res[0] if len(res) == 1 else res
 
     def ret(self, *vals):
@@ -150,14 +156,20 @@ class Prog:
         return "\n".join(lines) + "\n"
 
     def reference(self, mode):
-        """JAX evaluation: (stored results, results before their final rounding), as numpy arrays."""
+        """JAX evaluation: (stored results, results before their final rounding), as numpy arrays.
+
+        Each op's results are rounded to their storage dtype under `mode` at the op boundary. A task.map
+        body is computed by its Python function in fp64 mode; in the emulated modes it is evaluated from
+        its MLIR text op by op (ops.map_body), every float result rounded to its scalar type under the
+        mode (docs/task-dialect.md, "Precision"), and "before the final rounding" is then the value of the
+        yielded op before its own rounding. The function and the unrounded body must agree in any mode."""
         env, raw = {}, {}
 
-        def store(v, x):
+        def store(v, x, unrounded=None):
             x = np.asarray(x)
             if v.dtype in ops.FLOAT_TYPES:
-                raw[v.name] = x.astype(np.float64)
-                env[v.name] = ops.round_to(raw[v.name], storage(v.dtype, mode))
+                raw[v.name] = np.asarray(x if unrounded is None else unrounded, np.float64)
+                env[v.name] = ops.round_to(x.astype(np.float64), storage(v.dtype, mode))
             else:
                 assert x.dtype.kind in "iu", (v.name, x.dtype)
                 env[v.name] = raw[v.name] = x.astype(np.int32)
@@ -166,14 +178,48 @@ class Prog:
             store(v, data)
         for v, t in self.pre:
             store(v, float(t.split("= arith.constant ")[1].split(" :")[0]))
+        above = lambda: {v.name: env[v.name] for v, _ in self.pre}  # noqa: E731
         for ins, outs, fn, _ in self.ops:
-            vals = fn(*[env[i.name] for i in ins])
+            args = [env[i.name] for i in ins]
+            vals = fn(*args)
             if len(outs) == 1 and not isinstance(vals, (list, tuple)):
                 vals = [vals]
             assert len(vals) == len(outs)
+            body = self.bodies.get(outs[0].name)
+            if body is not None:
+                check_body(body, args, vals, above())
+                if mode != "fp64":
+                    pairs = ops.map_body(body, args, lambda t: storage(t, mode), above())
+                    assert len(pairs) == len(outs)
+                    for v, (x, r) in zip(outs, pairs):
+                        store(v, x, r)
+                    continue
             for v, x in zip(outs, vals):
                 store(v, x)
         return [env[r.name] for r in self.results], [raw[r.name] for r in self.results]
+
+
+BODY_AGREEMENT = 1e-12  # a map body evaluated unrounded vs its Python function: max|d|/max|fn|
+
+
+def check_body(body, args, vals, above):
+    """The task.map body's text, evaluated in fp64 without rounding, must compute what the case's Python
+    function computes (to BODY_AGREEMENT; NaN where it gives NaN), so that the emulated modes' reference,
+    which evaluates the text, checks the same function as the fp64 mode."""
+    got = ops.map_body(body, args, lambda t: "f64", above)
+    assert len(got) == len(vals), "map body and its function give different numbers of outputs"
+    for k, ((x, _), want) in enumerate(zip(got, vals)):
+        want = np.broadcast_to(np.asarray(want), x.shape)
+        if want.dtype.kind in "iu" or x.dtype.kind in "iub":
+            assert np.array_equal(np.asarray(x, np.int64), np.asarray(want, np.int64)), f"map output {k}: ints differ"
+            continue
+        x, want = np.asarray(x, np.float64), np.asarray(want, np.float64)
+        assert np.array_equal(np.isnan(x), np.isnan(want)), f"map output {k}: NaNs differ"
+        ok = ~np.isnan(want)
+        scale = float(np.max(np.abs(want[ok]))) if np.any(ok) else 0.0
+        err = float(np.max(np.abs(x[ok] - want[ok]))) if np.any(ok) else 0.0
+        assert err <= BODY_AGREEMENT * max(scale, 1e-300), (
+            f"map output {k}: body text and Python function differ by {err:.3g} (max|fn| {scale:.3g})")
 
 
 def find_interp(given):

@@ -2,7 +2,8 @@
 
 Everything here computes in fp64 on the CPU; index results are int32. Rounding to a storage dtype is not
 part of an op (except `convert`, whose definition is a rounding): the checks apply it at op boundaries
-with `round_to`, the way `latch-interp --emulate=...` does.
+with `round_to`, the way `latch-interp --emulate=...` does. A task.map body is the exception: under
+emulation it is evaluated in its own scalar types, each op's result rounded (`map_body`, at the end).
 """
 import os
 
@@ -211,3 +212,199 @@ def adamw(p, g, m, v, step, lr, beta1, beta2, eps, weight_decay):
     vhat = v2 / (1 - beta2**t)
     p2 = p - lr * (weight_decay * p + mhat / (jnp.sqrt(vhat) + eps))
     return p2, m2, v2
+
+
+# ----------------------------------------------------------------------------------------------------
+# task.map bodies, evaluated from their MLIR text one scalar op at a time.
+#
+# Written from the upstream arith / math op definitions (IEEE results, computed here in fp64 on numpy
+# arrays) and the "Precision" rule of docs/task-dialect.md: under --emulate the body is evaluated in the
+# scalar types it is written in, so every float result of every body op is rounded to its result type as
+# that type is stored under the mode (`rounding(type)` gives the storage dtype; in fp64 mode "f64", i.e.
+# nothing is rounded). The checks' Python lambdas give the same functions in fp64 and are compared with
+# this evaluator (unrounded) on every run, so a body and its lambda cannot drift apart.
+# ----------------------------------------------------------------------------------------------------
+_INT_TYPES = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
+
+
+def _wrap(x, t):
+    """Two's-complement wrap of integer values to the width of `t` (i1: 0/1)."""
+    bits = _INT_TYPES[t]
+    x = np.asarray(x).astype(np.int64)
+    if bits == 1:
+        return (x & 1).astype(np.int64)
+    if bits == 64:
+        return x
+    m = np.int64(1) << bits
+    x = x & (m - 1)
+    return np.where(x >= (m >> 1), x - m, x)
+
+
+def _unsigned(x, t):
+    bits = _INT_TYPES[t]
+    x = np.asarray(x).astype(np.int64)
+    return x & ((np.int64(1) << bits) - 1) if bits < 64 else x
+
+
+def _fptoint(x, t, signed):
+    """fptosi / fptoui as docs/task-dialect.md pins them: toward zero, saturating, NaN -> 0."""
+    bits = _INT_TYPES[t]
+    lo, hi = (-(2.0 ** (bits - 1)), 2.0 ** (bits - 1) - 1) if signed else (0.0, 2.0**bits - 1)
+    x = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore"):
+        r = np.trunc(np.clip(np.where(np.isnan(x), 0.0, x), lo, hi))
+    return _wrap(r, t) if signed else r.astype(np.int64)
+
+
+def _cmpf(pred, a, b):
+    unordered = np.isnan(a) | np.isnan(b)
+    with np.errstate(invalid="ignore"):
+        base = {"eq": a == b, "gt": a > b, "ge": a >= b, "lt": a < b, "le": a <= b, "ne": a != b}
+    if pred in ("false", "true"):
+        return np.full(np.broadcast(a, b).shape, pred == "true")
+    if pred == "ord":
+        return ~unordered
+    if pred == "uno":
+        return unordered
+    kind, rel = pred[0], pred[1:]
+    if kind == "o":
+        return ~unordered & base[rel]
+    if kind == "u":
+        return unordered | base[rel]
+    raise ValueError(f"cmpf predicate {pred}")
+
+
+def _cmpi(pred, a, b, t):
+    if pred in ("ult", "ule", "ugt", "uge"):
+        a, b, pred = _unsigned(a, t), _unsigned(b, t), "s" + pred[1:]
+    return {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b}[pred]
+
+
+def _maximumf(a, b):
+    """arith.maximumf: NaN if either is NaN; +0 > -0."""
+    r = np.where(a > b, a, b)
+    r = np.where((a == b) & (a == 0), np.where(np.signbit(a), b, a), r)
+    return np.where(np.isnan(a) | np.isnan(b), np.nan, r)
+
+
+def _minimumf(a, b):
+    r = np.where(a < b, a, b)
+    r = np.where((a == b) & (a == 0), np.where(np.signbit(a), a, b), r)
+    return np.where(np.isnan(a) | np.isnan(b), np.nan, r)
+
+
+def _erf(x):
+    return np.asarray(jax.scipy.special.erf(jnp.asarray(x, jnp.float64)), np.float64)
+
+
+_FLOAT_UNARY = {
+    "arith.negf": np.negative, "math.absf": np.abs, "math.sqrt": np.sqrt, "math.rsqrt": lambda x: 1.0 / np.sqrt(x),
+    "math.exp": np.exp, "math.exp2": np.exp2, "math.expm1": np.expm1, "math.log": np.log, "math.log2": np.log2,
+    "math.log10": np.log10, "math.log1p": np.log1p, "math.tanh": np.tanh, "math.sin": np.sin, "math.cos": np.cos,
+    "math.tan": np.tan, "math.atan": np.arctan, "math.erf": _erf, "math.floor": np.floor, "math.ceil": np.ceil,
+    "math.trunc": np.trunc, "math.roundeven": np.rint,
+}
+_FLOAT_BINARY = {
+    "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
+    "arith.remf": np.fmod, "arith.maximumf": _maximumf, "arith.minimumf": _minimumf, "arith.maxnumf": np.fmax,
+    "arith.minnumf": np.fmin, "math.powf": np.power, "math.copysign": np.copysign, "math.atan2": np.arctan2,
+}
+_INT_BINARY = {"arith.addi": np.add, "arith.subi": np.subtract, "arith.muli": np.multiply,
+               "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
+               "arith.maxsi": np.maximum, "arith.minsi": np.minimum}
+
+
+def _split_top(s, sep=","):
+    """Split at `sep` outside <...> and (...)."""
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def map_body(body, ins, rounding, above=None):
+    """Evaluate the task.map region `body` (its '^bb0(%a0: T, ...):' line, arith/math ops in the custom
+    form, 'gpu.yield ...') elementwise on `ins` (fp64 float arrays / integer arrays, one per block argument;
+    rank-0 inputs broadcast). `above`: values defined above the op and used in the body, by SSA name.
+    `rounding(type)` -> the dtype ('f64', 'f32', 'bf16') that a float result of that scalar type is
+    rounded to after its op. Returns one (value, value before its own op's rounding) pair per yielded
+    value, broadcast to the map's shape."""
+    ins = [np.asarray(v) for v in ins]
+    shape = next((v.shape for v in ins if v.ndim > 0), ())
+    env, raw, types = {}, {}, {}
+    for name, v in (above or {}).items():
+        env[name] = raw[name] = np.asarray(v)
+    lines = [ln.strip() for ln in body.strip().split("\n") if ln.strip()]
+    head = lines[0]
+    assert head.startswith("^bb0(") and head.endswith("):"), head
+    args = _split_top(head[len("^bb0("):-2])
+    assert len(args) == len(ins), (args, len(ins))
+    for a, v in zip(args, ins):
+        name, t = (s.strip() for s in a.split(":"))
+        env[name] = raw[name] = np.broadcast_to(v, shape)
+        types[name] = t
+    for ln in lines[1:]:
+        if ln.startswith("gpu.yield"):
+            names = _split_top(ln[len("gpu.yield"):].rsplit(":", 1)[0])
+            return [(np.broadcast_to(env[n], shape), np.broadcast_to(raw[n], shape)) for n in names]
+        res, rhs = (s.strip() for s in ln.split("=", 1))
+        opname, rest = (rhs.split(None, 1) + [""])[:2]
+        rest = " ".join(p for p in rest.split() if not p.startswith("fastmath<"))
+        operand_text, type_text = (s.strip() for s in rest.rsplit(":", 1))
+        ts = [s.strip() for s in type_text.split(" to ")]
+        in_t, out_t = ts[0], ts[-1]
+        parts = _split_top(operand_text)
+        val = lambda n: env[n]  # noqa: E731
+        tof = lambda n: np.asarray(val(n), np.float64)  # noqa: E731
+        with np.errstate(all="ignore"):
+            if opname == "arith.constant":
+                lit = operand_text
+                if out_t in _INT_TYPES:
+                    x = np.asarray(int({"true": 1, "false": 0}.get(lit, lit), 0), np.int64)
+                else:
+                    x = np.asarray(float(lit), np.float64)
+            elif opname in _FLOAT_UNARY:
+                x = _FLOAT_UNARY[opname](tof(parts[0]))
+            elif opname in _FLOAT_BINARY:
+                x = _FLOAT_BINARY[opname](tof(parts[0]), tof(parts[1]))
+            elif opname == "math.fma":
+                x = tof(parts[0]) * tof(parts[1]) + tof(parts[2])  # in fp64 (the product exact for f32/bf16)
+            elif opname == "arith.cmpf":
+                x, out_t = _cmpf(parts[0], tof(parts[1]), tof(parts[2])), "i1"
+            elif opname == "arith.cmpi":
+                x, out_t = _cmpi(parts[0], val(parts[1]), val(parts[2]), in_t), "i1"
+            elif opname == "arith.select":
+                x = np.where(np.asarray(val(parts[0])).astype(bool), val(parts[1]), val(parts[2]))
+            elif opname in ("arith.extf", "arith.truncf"):
+                x = tof(parts[0])  # the value; truncf's rounding is the result rounding below
+            elif opname == "arith.sitofp":
+                x = np.asarray(val(parts[0]), np.float64)
+            elif opname == "arith.uitofp":
+                x = np.asarray(_unsigned(val(parts[0]), in_t), np.float64)
+            elif opname in ("arith.fptosi", "arith.fptoui"):
+                x = _fptoint(tof(parts[0]), out_t, opname == "arith.fptosi")
+            elif opname in _INT_BINARY:
+                x = _INT_BINARY[opname](np.asarray(val(parts[0]), np.int64), np.asarray(val(parts[1]), np.int64))
+            elif opname in ("arith.extsi", "arith.trunci"):
+                x = np.asarray(val(parts[0]), np.int64)
+            elif opname == "arith.extui":
+                x = _unsigned(val(parts[0]), in_t)
+            else:
+                raise ValueError(f"map body op {opname} is not known to the reference evaluator")
+        types[res] = out_t
+        if out_t in FLOAT_TYPES:
+            raw[res] = np.asarray(x, np.float64)
+            env[res] = round_to(raw[res], rounding(out_t))
+        else:
+            env[res] = raw[res] = _wrap(x, out_t)
+    raise ValueError("map body without gpu.yield")
