@@ -192,7 +192,14 @@ static bool read_intervals(reader *r, const latch_json_value *root, latch_manife
     if (!name || !(interval->name = copy_string(r, name, where, false)))
       return false;
     const char *dot = strchr(interval->name, '.');
-    interval->kind = dot && dot[1] ? dot + 1 : interval->name;
+    const char *kind = dot && dot[1] ? dot + 1 : interval->name;
+    size_t kind_length = strcspn(kind, "+");
+    if (kind_length == 0)
+      kind_length = strlen(kind);
+    if (!(interval->kind = malloc(kind_length + 1)))
+      return fail(r, item, path, "out of memory");
+    memcpy(interval->kind, kind, kind_length);
+    interval->kind[kind_length] = '\0';
     if (!read_integer(r, item, path, "tiles", 0, INT32_MAX, true, &interval->tiles))
       return false;
   }
@@ -463,8 +470,10 @@ latch_status latch_manifest_load(const char *path, latch_manifest *out_manifest)
 
 void latch_manifest_deinitialize(latch_manifest *manifest) {
   free(manifest->kernel);
-  for (int64_t i = 0; i < manifest->interval_count; ++i)
-    free(manifest->intervals ? manifest->intervals[i].name : NULL);
+  for (int64_t i = 0; manifest->intervals && i < manifest->interval_count; ++i) {
+    free(manifest->intervals[i].name);
+    free(manifest->intervals[i].kind);
+  }
   free(manifest->intervals);
   for (int64_t i = 0; i < manifest->arg_count; ++i)
     free(manifest->args ? manifest->args[i].tensor.name : NULL);

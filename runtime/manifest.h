@@ -27,8 +27,8 @@ typedef enum latch_arg_role { LATCH_ROLE_PARAM, LATCH_ROLE_STATE, LATCH_ROLE_STE
 typedef enum latch_init_kind { LATCH_INIT_NORMAL, LATCH_INIT_ONES, LATCH_INIT_ZEROS } latch_init_kind;
 
 typedef struct latch_manifest_interval {
-  char *name;       /* "i3.matmul" */
-  const char *kind; /* points into `name`: the text after the first '.' ("matmul"), or the whole name */
+  char *name; /* "i3.matmul", "i7.matmul+2" (latch-fuse-phases: a matmul interval with 2 more tasks) */
+  char *kind; /* the text after the first '.' up to a '+' ("matmul"), or the whole name */
   int64_t tiles;
 } latch_manifest_interval;
 

@@ -14,7 +14,7 @@
 #include "status.h"
 
 typedef struct latch_trace_kind {
-  const char *kind;   /* points into the manifest's interval names */
+  const char *kind;   /* points into the manifest's intervals */
   int64_t intervals;  /* intervals of this kind */
   uint64_t busy_ns;   /* sum over CTAs and those intervals of (done - enter) */
   uint64_t wait_ns;   /* sum of (leave - done): time at the barrier */

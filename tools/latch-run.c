@@ -41,7 +41,7 @@ static const char usage[] =
     "                           result as DIR/result<R>.npy (floats as '<f4', bf16 widened exactly; i32 '<i4')\n"
     "  --trace FILE.json        trace the last update: write a Chrome/Perfetto trace (one track per CTA)\n"
     "                           and print the share of CTA time spent waiting at grid barriers, overall\n"
-    "                           and per interval kind (the interval name after its first '.')\n"
+    "                           and per interval kind (the interval name after its first '.', up to a '+')\n"
     "  --mode=persistent        one persistent kernel per update (the only mode of ABI version 1)\n"
     "  --manifest FILE          the manifest (default: PROG.ptx.manifest.json)\n"
     "  --grid N                 CTAs to launch (default: SMs x the CTAs that fit on one SM)\n"

@@ -239,7 +239,7 @@ static int cmd_driver(const char *library) {
 static const char synthetic_manifest[] =
     "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [256, 1, 1], \"dynamic_shared_bytes\": 0,"
     " \"arena_bytes\": 0, \"intervals\": [{\"name\": \"i0.matmul\", \"tiles\": 4},"
-    " {\"name\": \"i1.map\", \"tiles\": 2}, {\"name\": \"i2.matmul\", \"tiles\": 4}],"
+    " {\"name\": \"i1.map\", \"tiles\": 2}, {\"name\": \"i2.matmul+1\", \"tiles\": 4}],"
     " \"args\": [], \"results\": []}";
 
 static int cmd_trace(const char *kind, const char *out) {

@@ -55,7 +55,7 @@ MEMCHECK_MAX_ERRORS = 0
 
 # timing has no gate: it reports the median update time of this many updates and the barrier wait share
 # of the last one, next to the PyTorch controls of shared/notes/models.md.
-TIMING_UPDATES = 20
+TIMING_UPDATES = 10
 PYTORCH_CONTROLS_MS = {
     "tinymoe-2x1024": "PyTorch eager 14.2 ms, CUDA graph 4.82 ms, floor ~0.4-0.8 ms",
     "tinymoe-32x1024": "PyTorch eager 33.9 ms, CUDA graph 31.8 ms, floor ~6 ms",

@@ -70,41 +70,59 @@ def layer_count(params):
     return n
 
 
-def forward(p, tokens, targets, heads, top_k):
-    """p: name -> fp64 tensor (the program's task.name names); tokens [B, T]; targets [B*T]."""
+def _ident(x):
+    return x
+
+
+def round_bf16(x):
+    """x rounded to bf16 (through f32) in the forward pass; the gradient passes unchanged (the backward
+    then reads the rounded value, as the GPU's backward reads the stored bf16 one). For the diagnostic
+    `bf16-emulated` reference only."""
+    r = x.detach().to(torch.float32).to(torch.bfloat16).to(x.dtype)
+    return x + (r - x.detach())
+
+
+def forward(p, tokens, targets, heads, top_k, round_mm=_ident, aux=None):
+    """p: name -> fp64 tensor (the program's task.name names); tokens [B, T]; targets [B*T]. round_mm is
+    applied to every matmul input that models.md keeps in bf16 (identity for the fp64 reference); aux, a
+    list, receives per layer the smallest gaps between the k-th and (k+1)-th router probability."""
     B, T = tokens.shape
     V, D = p["embed.table"].shape
     hd = D // heads
+    mm = lambda a, w: round_mm(a) @ round_mm(w)  # noqa: E731
     x = p["embed.table"][tokens.long()]
     for layer in range(layer_count(p)):
         pre = f"layer{layer}."
         h = rmsnorm(x, p[pre + "attn.norm.scale"])
-        q = rope((h @ p[pre + "attn.wq"]).reshape(B, T, heads, hd)).transpose(1, 2)
-        k = rope((h @ p[pre + "attn.wk"]).reshape(B, T, heads, hd)).transpose(1, 2)
-        v = (h @ p[pre + "attn.wv"]).reshape(B, T, heads, hd).transpose(1, 2)
+        q = round_mm(rope(mm(h, p[pre + "attn.wq"]).reshape(B, T, heads, hd))).transpose(1, 2)
+        k = round_mm(rope(mm(h, p[pre + "attn.wk"]).reshape(B, T, heads, hd))).transpose(1, 2)
+        v = round_mm(mm(h, p[pre + "attn.wv"]).reshape(B, T, heads, hd)).transpose(1, 2)
         o = attention(q, k, v, 1.0 / math.sqrt(hd))
-        x = x + o.transpose(1, 2).reshape(B, T, D) @ p[pre + "attn.wo"]
+        x = x + mm(o.transpose(1, 2).reshape(B, T, D), p[pre + "attn.wo"])
         h = rmsnorm(x, p[pre + "moe.norm.scale"]).reshape(B * T, D)
-        probs = softmax(h @ p[pre + "moe.router"])
+        probs = softmax(h @ p[pre + "moe.router"])  # the router stays fp32 (models.md)
+        if aux is not None and top_k < probs.shape[-1]:
+            srt = torch.sort(probs.detach(), dim=-1, descending=True).values
+            aux.append((srt[:, top_k - 1] - srt[:, top_k]).cpu().numpy())
         vals, idx = topk(probs, top_k)
         gates = vals / torch.sum(vals, dim=-1, keepdim=True)
         w13 = p[pre + "moe.w13"]
         F = w13.shape[-1] // 2
-        ab = torch.einsum("nd,edf->enf", h, w13)
+        ab = torch.einsum("nd,edf->enf", round_mm(h), round_mm(w13))
         a, b = ab[..., :F], ab[..., F:]
-        act = a / (1.0 + torch.exp(-a)) * b
-        out = torch.einsum("enf,efd->end", act, p[pre + "moe.w2"])
+        act = round_mm(a / (1.0 + torch.exp(-a)) * b)
+        out = torch.einsum("enf,efd->end", act, round_mm(p[pre + "moe.w2"]))
         picked = out[idx.T, torch.arange(B * T, device=x.device)[None, :]]
         y = torch.sum(gates.T[:, :, None] * picked, dim=0)
         x = x + y.reshape(B, T, D)
     h = rmsnorm(x, p["final.norm.scale"])
-    logits = (h @ p["head.w"]).reshape(B * T, V)
+    logits = mm(h, p["head.w"]).reshape(B * T, V)
     return cross_entropy(logits, targets.reshape(B * T))
 
 
-def loss_and_grads(params, tokens, targets, heads, top_k, device=None):
+def loss_and_grads(params, tokens, targets, heads, top_k, device=None, bf16=False, aux=None):
     """params: name -> numpy array (any float dtype, used as fp64); returns (loss, name -> fp64 numpy
-    gradient) of the mean cross-entropy."""
+    gradient) of the mean cross-entropy. bf16: round the matmul inputs (a diagnostic, not the reference)."""
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -112,6 +130,6 @@ def loss_and_grads(params, tokens, targets, heads, top_k, device=None):
          for n, v in params.items()}
     tok = torch.tensor(np.asarray(tokens), device=device)
     tgt = torch.tensor(np.asarray(targets), device=device)
-    loss = forward(p, tok, tgt, heads, top_k)
+    loss = forward(p, tok, tgt, heads, top_k, round_bf16 if bf16 else _ident, aux)
     loss.backward()
     return float(loss.detach().cpu()), {n: t.grad.detach().cpu().numpy() for n, t in p.items()}
