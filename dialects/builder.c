@@ -1268,8 +1268,7 @@ int64_t latch_module_param_count(MlirModule module) {
   int64_t total = 0;
   MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
   for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-    if (name.length != 9 || memcmp(name.data, "func.func", 9) != 0)
+    if (!latch_op_is(op, "func.func"))
       continue;
     MlirAttribute arg_attrs = mlirOperationGetAttributeByName(op, ref("arg_attrs"));
     MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));

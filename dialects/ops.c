@@ -76,8 +76,7 @@ const latch_op_desc *latch_op_desc_get(latch_op_kind kind) {
 latch_op_kind latch_op_kind_of(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
-    const char *candidate = op_table[kind].name;
-    if (strlen(candidate) == name.length && memcmp(candidate, name.data, name.length) == 0)
+    if (latch_ref_is(name, op_table[kind].name))
       return (latch_op_kind)kind;
   }
   return LATCH_OP_UNKNOWN;
@@ -86,6 +85,21 @@ latch_op_kind latch_op_kind_of(MlirOperation op) {
 bool latch_op_is_task(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   return name.length > 5 && memcmp(name.data, "task.", 5) == 0;
+}
+
+bool latch_op_is(MlirOperation op, const char *name) {
+  return latch_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+bool latch_ref_is(MlirStringRef ref, const char *text) {
+  return ref.length == strlen(text) && memcmp(ref.data, text, ref.length) == 0;
+}
+
+int64_t latch_type_element_count(MlirType shaped) {
+  int64_t count = 1;
+  for (intptr_t i = 0, rank = mlirShapedTypeGetRank(shaped); i < rank; ++i)
+    count *= mlirShapedTypeGetDimSize(shaped, i);
+  return count;
 }
 
 MlirOperation latch_op_create(latch_op_kind kind, MlirLocation loc, intptr_t result_count,

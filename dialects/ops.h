@@ -92,6 +92,12 @@ const latch_op_desc *latch_op_desc_get(latch_op_kind kind);
 latch_op_kind latch_op_kind_of(MlirOperation op);
 /* True when `op` is an op of the task dialect. */
 bool latch_op_is_task(MlirOperation op);
+/* True when `op` is named `name` (any dialect: "func.func", "arith.constant", "task.map"). */
+bool latch_op_is(MlirOperation op, const char *name);
+/* True when `ref` holds exactly the characters of the NUL-terminated `text`. */
+bool latch_ref_is(MlirStringRef ref, const char *text);
+/* The element count of a ranked shaped type: the product of its dimensions (static ones expected). */
+int64_t latch_type_element_count(MlirType shaped);
 
 /* Creates a detached op of `kind` (the caller owns it until it is inserted into a block). `attrs`
  * holds one attribute per entry of the kind's attribute table, in table order. Region ops get

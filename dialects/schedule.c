@@ -10,13 +10,9 @@
 
 #include "ops.h"
 
-static bool op_named(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
 bool latch_schedule_is_structure(MlirOperation op) {
-  return op_named(op, "interval.interval") || op_named(op, "interval.barrier") || op_named(op, "gpu.yield");
+  return latch_op_is(op, "interval.interval") || latch_op_is(op, "interval.barrier") ||
+         latch_op_is(op, "gpu.yield");
 }
 
 bool latch_schedule_initialize(latch_schedule *schedule, MlirOperation program) {
@@ -30,7 +26,7 @@ bool latch_schedule_initialize(latch_schedule *schedule, MlirOperation program) 
   bool open = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(schedule->body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (op_named(op, "interval.interval")) {
+    if (latch_op_is(op, "interval.interval")) {
       if (open) {
         mlirEmitError(mlirOperationGetLocation(op), "interval.interval opens an interval before the previous one ended in interval.barrier");
         latch_schedule_deinitialize(schedule);
@@ -40,7 +36,7 @@ bool latch_schedule_initialize(latch_schedule *schedule, MlirOperation program) 
       open = true;
       continue;
     }
-    if (op_named(op, "interval.barrier")) {
+    if (latch_op_is(op, "interval.barrier")) {
       if (!open) {
         mlirEmitError(mlirOperationGetLocation(op), "interval.barrier closes no interval");
         latch_schedule_deinitialize(schedule);
@@ -49,7 +45,7 @@ bool latch_schedule_initialize(latch_schedule *schedule, MlirOperation program) 
       open = false;
       continue;
     }
-    if (op_named(op, "gpu.yield"))
+    if (latch_op_is(op, "gpu.yield"))
       continue;
     if (!open && latch_op_is_task(op)) {
       mlirEmitError(mlirOperationGetLocation(op), "a task outside any interval (every task follows an interval.interval)");
@@ -106,17 +102,10 @@ int latch_schedule_interval_of(const latch_schedule *schedule, MlirValue value) 
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-static int64_t elements(MlirType type) {
-  int64_t n = 1;
-  for (intptr_t i = 0, rank = mlirShapedTypeGetRank(type); i < rank; ++i)
-    n *= mlirShapedTypeGetDimSize(type, i);
-  return n;
-}
-
 static int64_t rows(MlirType type) {
   intptr_t rank = mlirShapedTypeGetRank(type);
   int64_t last = rank ? mlirShapedTypeGetDimSize(type, rank - 1) : 1;
-  return last ? elements(type) / last : 0;
+  return last ? latch_type_element_count(type) / last : 0;
 }
 
 static int64_t dim_from_end(MlirType type, intptr_t k) {
@@ -148,7 +137,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_CONVERT:
   case LATCH_OP_TASK_TRANSPOSE:
   case LATCH_OP_TASK_ADAMW:
-    tiles = ceil_div(elements(out), 8192);
+    tiles = ceil_div(latch_type_element_count(out), 8192);
     break;
   case LATCH_OP_TASK_RESHAPE:
   case LATCH_OP_TASK_BUCKET:

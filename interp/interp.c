@@ -54,17 +54,13 @@ static bool string_ref_equals(MlirStringRef a, MlirStringRef b) {
   return a.length == b.length && (a.length == 0 || memcmp(a.data, b.data, a.length) == 0);
 }
 
-static bool op_named(MlirOperation op, const char *name) {
-  return string_ref_equals(mlirIdentifierStr(mlirOperationGetName(op)), mlirStringRefCreateFromCString(name));
-}
-
 MlirOperation latch_interp_find_func(MlirOperation module, MlirStringRef name) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   if (mlirBlockIsNull(body))
     return (MlirOperation){NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!op_named(op, "func.func"))
+    if (!latch_op_is(op, "func.func"))
       continue;
     MlirAttribute symbol = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
     if (!mlirAttributeIsNull(symbol) && mlirAttributeIsAString(symbol) &&
@@ -1018,9 +1014,9 @@ static bool run_op(frame *f, MlirOperation op) {
   latch_op_kind kind = latch_op_kind_of(op);
   if (kind != LATCH_OP_UNKNOWN && latch_op_is_task(op))
     return run_task_op(f, op, kind);
-  if (op_named(op, "func.call"))
+  if (latch_op_is(op, "func.call"))
     return run_call(f, op);
-  if (op_named(op, "arith.constant") && mlirOperationGetNumResults(op) == 1 &&
+  if (latch_op_is(op, "arith.constant") && mlirOperationGetNumResults(op) == 1 &&
       mlirTypeIsATensor(mlirValueGetType(mlirOperationGetResult(op, 0))))
     return run_tensor_constant(f, op);
   if (latch_scalar_op_known(mlirIdentifierStr(mlirOperationGetName(op))))
@@ -1109,7 +1105,7 @@ static bool call_function(MlirOperation func, const latch_interp_options *option
   index = 0;
   MlirOperation op = mlirBlockGetFirstOperation(body);
   for (; ok && !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op), ++index) {
-    if (op_named(op, terminator))
+    if (latch_op_is(op, terminator))
       break;
     if (!is_program || !is_program_structure(op)) {
       ok = run_op(&f, op);

@@ -111,13 +111,6 @@ static MlirType with_shape(MlirContext context, intptr_t rank, const int64_t *sh
   return mlirRankedTensorTypeGet(rank, shape, element, mlirAttributeGetNull());
 }
 
-static int64_t element_count(MlirType shaped) {
-  int64_t count = 1;
-  for (intptr_t i = 0, rank = mlirShapedTypeGetRank(shaped); i < rank; ++i)
-    count *= mlirShapedTypeGetDimSize(shaped, i);
-  return count;
-}
-
 static bool is_float_tensor(MlirType type) {
   return mlirTypeIsARankedTensor(type) && mlirTypeIsAFloat(mlirShapedTypeGetElementType(type));
 }
@@ -259,11 +252,6 @@ static void sb_accumulate(scalar_builder *s, MlirValue forward, MlirValue gradie
     s->failed = true;
 }
 
-static bool name_is(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
 /* Emits the adjoint contributions of one scalar op given the adjoint `g` of its result. Returns false
  * for an op without a rule. */
 static bool scalar_vjp(scalar_builder *s, MlirOperation op, MlirValue g) {
@@ -280,62 +268,62 @@ static bool scalar_vjp(scalar_builder *s, MlirOperation op, MlirValue g) {
   MlirValue fb = n > 1 ? mlirOperationGetOperand(op, 1) : (MlirValue){NULL};
   MlirValue y = mapped(s, mlirOperationGetResult(op, 0));
   MlirType t = mlirValueGetType(g);
-  if (name_is(op, "arith.addf")) {
+  if (latch_op_is(op, "arith.addf")) {
     ACCUMULATE(fa, g);
     ACCUMULATE(fb, g);
-  } else if (name_is(op, "arith.subf")) {
+  } else if (latch_op_is(op, "arith.subf")) {
     ACCUMULATE(fa, g);
     ACCUMULATE(fb, sb_un(s, "arith.negf", g));
-  } else if (name_is(op, "arith.mulf")) {
+  } else if (latch_op_is(op, "arith.mulf")) {
     ACCUMULATE(fa, sb_bin(s, "arith.mulf", g, b));
     ACCUMULATE(fb, sb_bin(s, "arith.mulf", g, a));
-  } else if (name_is(op, "arith.divf")) {
+  } else if (latch_op_is(op, "arith.divf")) {
     MlirValue ga = sb_bin(s, "arith.divf", g, b);
     ACCUMULATE(fa, ga);
     ACCUMULATE(fb, sb_un(s, "arith.negf", sb_bin(s, "arith.mulf", ga, y)));
-  } else if (name_is(op, "arith.negf")) {
+  } else if (latch_op_is(op, "arith.negf")) {
     ACCUMULATE(fa, sb_un(s, "arith.negf", g));
-  } else if (name_is(op, "arith.maximumf") || name_is(op, "arith.maxnumf")) {
+  } else if (latch_op_is(op, "arith.maximumf") || latch_op_is(op, "arith.maxnumf")) {
     MlirValue zero = sb_const(s, t, 0.0);
     ACCUMULATE(fa, sb_select_ge(s, a, b, g, zero));
     ACCUMULATE(fb, sb_select_ge(s, a, b, zero, g));
-  } else if (name_is(op, "arith.minimumf") || name_is(op, "arith.minnumf")) {
+  } else if (latch_op_is(op, "arith.minimumf") || latch_op_is(op, "arith.minnumf")) {
     MlirValue zero = sb_const(s, t, 0.0);
     ACCUMULATE(fa, sb_select_ge(s, b, a, g, zero));
     ACCUMULATE(fb, sb_select_ge(s, b, a, zero, g));
-  } else if (name_is(op, "arith.select")) {
+  } else if (latch_op_is(op, "arith.select")) {
     MlirValue c = mapped(s, mlirOperationGetOperand(op, 0));
     MlirValue zero = sb_const(s, t, 0.0);
     MlirValue on_true[3] = {c, g, zero}, on_false[3] = {c, zero, g};
     ACCUMULATE(mlirOperationGetOperand(op, 1), sb_op(s, "arith.select", t, 3, on_true));
     ACCUMULATE(mlirOperationGetOperand(op, 2), sb_op(s, "arith.select", t, 3, on_false));
-  } else if (name_is(op, "arith.extf") || name_is(op, "arith.truncf")) {
+  } else if (latch_op_is(op, "arith.extf") || latch_op_is(op, "arith.truncf")) {
     MlirType source = mlirValueGetType(fa);
-    ACCUMULATE(fa, sb_op(s, name_is(op, "arith.extf") ? "arith.truncf" : "arith.extf", source, 1, &g));
-  } else if (name_is(op, "math.exp")) {
+    ACCUMULATE(fa, sb_op(s, latch_op_is(op, "arith.extf") ? "arith.truncf" : "arith.extf", source, 1, &g));
+  } else if (latch_op_is(op, "math.exp")) {
     ACCUMULATE(fa, sb_bin(s, "arith.mulf", g, y));
-  } else if (name_is(op, "math.log")) {
+  } else if (latch_op_is(op, "math.log")) {
     ACCUMULATE(fa, sb_bin(s, "arith.divf", g, a));
-  } else if (name_is(op, "math.sqrt")) {
+  } else if (latch_op_is(op, "math.sqrt")) {
     MlirValue half = sb_const(s, t, 0.5);
     ACCUMULATE(fa, sb_bin(s, "arith.divf", sb_bin(s, "arith.mulf", g, half), y));
-  } else if (name_is(op, "math.rsqrt")) {
+  } else if (latch_op_is(op, "math.rsqrt")) {
     MlirValue y3 = sb_bin(s, "arith.mulf", sb_bin(s, "arith.mulf", y, y), y);
     ACCUMULATE(fa, sb_bin(s, "arith.mulf", sb_bin(s, "arith.mulf", g, sb_const(s, t, -0.5)), y3));
-  } else if (name_is(op, "math.tanh")) {
+  } else if (latch_op_is(op, "math.tanh")) {
     MlirValue one_minus = sb_bin(s, "arith.subf", sb_const(s, t, 1.0), sb_bin(s, "arith.mulf", y, y));
     ACCUMULATE(fa, sb_bin(s, "arith.mulf", g, one_minus));
-  } else if (name_is(op, "math.sin")) {
+  } else if (latch_op_is(op, "math.sin")) {
     ACCUMULATE(fa, sb_bin(s, "arith.mulf", g, sb_un(s, "math.cos", a)));
-  } else if (name_is(op, "math.cos")) {
+  } else if (latch_op_is(op, "math.cos")) {
     ACCUMULATE(fa, sb_un(s, "arith.negf", sb_bin(s, "arith.mulf", g, sb_un(s, "math.sin", a))));
-  } else if (name_is(op, "math.absf")) {
+  } else if (latch_op_is(op, "math.absf")) {
     ACCUMULATE(fa, sb_select_ge(s, a, sb_const(s, t, 0.0), g, sb_un(s, "arith.negf", g)));
-  } else if (name_is(op, "math.erf")) {
+  } else if (latch_op_is(op, "math.erf")) {
     MlirValue gauss = sb_un(s, "math.exp", sb_un(s, "arith.negf", sb_bin(s, "arith.mulf", a, a)));
     MlirValue scale = sb_const_exact(s, t, 1.1283791670955126); /* 2 / sqrt(pi) */
     ACCUMULATE(fa, sb_bin(s, "arith.mulf", g, sb_bin(s, "arith.mulf", scale, gauss)));
-  } else if (name_is(op, "math.powf")) {
+  } else if (latch_op_is(op, "math.powf")) {
     MlirValue b_minus_1 = sb_bin(s, "arith.subf", b, sb_const(s, t, 1.0));
     MlirValue pow_operands[2] = {a, b_minus_1};
     MlirValue da = sb_bin(s, "arith.mulf", sb_bin(s, "arith.mulf", g, b), sb_op(s, "math.powf", t, 2, pow_operands));
@@ -499,7 +487,7 @@ static void vjp_map_group(differentiator *d, MlirOperation map, const intptr_t *
     MlirType input_type = mlirValueGetType(input);
     if (mlirShapedTypeGetRank(input_type) == 0 && mlirShapedTypeGetRank(full_type) > 0) {
       /* A broadcast input: its adjoint is the sum over every element. */
-      int64_t total = element_count(full_type);
+      int64_t total = latch_type_element_count(full_type);
       MlirType flat = with_shape(d->context, 1, &total, mlirShapedTypeGetElementType(input_type));
       MlirValue flattened = emit1(d, LATCH_OP_TASK_RESHAPE, loc, flat, 1, &g, NULL);
       MlirAttribute attrs[2] = {latch_attr_get_int(d->context, 0), latch_attr_get_string(d->context, "sum")};
@@ -636,7 +624,7 @@ static void vjp_op(differentiator *d, MlirOperation op) {
     /* The transpose of a row gather: scatter-add the output rows into the table's rows. */
     MlirValue table = latch_embedding_table(op), ids = latch_embedding_ids(op);
     MlirType table_type = mlirValueGetType(table), ids_type = mlirValueGetType(ids);
-    int64_t rows = element_count(ids_type);
+    int64_t rows = latch_type_element_count(ids_type);
     int64_t flat_shape[2] = {rows, mlirShapedTypeGetDimSize(table_type, 1)};
     MlirType g_element = mlirShapedTypeGetElementType(mlirValueGetType(g));
     MlirValue flat_g = emit1(d, LATCH_OP_TASK_RESHAPE, loc, with_shape(d->context, 2, flat_shape, g_element), 1, &g, NULL);
@@ -839,7 +827,8 @@ static MlirLogicalResult differentiate(MlirOperation func, MlirBlock module_body
 /* A model: a func.func, not generated by Latch, whose first result is a rank-0 float tensor and that
  * has at least one task.param argument, and whose @<name>_grad does not exist yet. */
 static bool is_model(MlirOperation op) {
-  if (!name_is(op, "func.func") || !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("task.generated"))))
+  if (!latch_op_is(op, "func.func") ||
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("task.generated"))))
     return false;
   MlirType type = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(op, str("function_type")));
   if (mlirFunctionTypeGetNumResults(type) < 1)

@@ -25,11 +25,6 @@ static const latch_pass_option form_option_table[] = {
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
-static bool name_is(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
 static bool has_tasks(MlirOperation func) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -68,8 +63,8 @@ static MlirLogicalResult form(MlirOperation func, MlirBlock module_body) {
   }
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    bool constant = name_is(op, "arith.constant");
-    if (!latch_op_is_task(op) && !constant && !name_is(op, "func.return")) {
+    bool constant = latch_op_is(op, "arith.constant");
+    if (!latch_op_is_task(op) && !constant && !latch_op_is(op, "func.return")) {
       MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
       char message[256];
       snprintf(message, sizeof(message), "latch-form-intervals: '%.*s' cannot be scheduled (only task ops and constants)",
@@ -114,7 +109,7 @@ static MlirLogicalResult form(MlirOperation func, MlirBlock module_body) {
   mlirBlockInsertOwnedOperation(body, 0, anchor);
   for (MlirOperation op = mlirOperationGetNextInBlock(anchor), next; !mlirOperationEqual(op, yield); op = next) {
     next = mlirOperationGetNextInBlock(op);
-    if (name_is(op, "arith.constant"))
+    if (latch_op_is(op, "arith.constant"))
       mlirOperationMoveBefore(op, anchor);
   }
   int index = 0;
@@ -146,15 +141,14 @@ static MlirLogicalResult run(MlirOperation module, const void *raw_options) {
   bool any_update = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    any_update |= name_is(op, "func.func") && is_update(op);
+    any_update |= latch_op_is(op, "func.func") && is_update(op);
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op) && count < 256;
        op = mlirOperationGetNextInBlock(op)) {
-    if (!name_is(op, "func.func"))
+    if (!latch_op_is(op, "func.func"))
       continue;
     MlirStringRef name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(op, str("sym_name")));
-    bool wanted = options->entry[0]
-                      ? name.length == strlen(options->entry) && memcmp(name.data, options->entry, name.length) == 0
-                      : (any_update ? is_update(op) : has_tasks(op));
+    bool wanted = options->entry[0] ? latch_ref_is(name, options->entry)
+                                    : (any_update ? is_update(op) : has_tasks(op));
     if (wanted)
       chosen[count++] = op;
   }

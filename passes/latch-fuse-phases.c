@@ -104,11 +104,6 @@ static const latch_pass_option fuse_option_table[] = {
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
-static bool name_is(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
 static bool is_kind(MlirOperation op, latch_op_kind kind) { return latch_op_kind_of(op) == kind; }
 
 static bool is_elementwise(MlirOperation op) {
@@ -173,7 +168,7 @@ static void copy_attributes(MlirOperation from, MlirOperation to) {
     MlirStringRef name = mlirIdentifierStr(named.name);
     bool skipped = false;
     for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]) && !skipped; ++k)
-      skipped = name.length == strlen(skip[k]) && memcmp(name.data, skip[k], name.length) == 0;
+      skipped = latch_ref_is(name, skip[k]);
     if (!skipped)
       mlirOperationSetAttributeByName(to, name, named.attribute);
   }
@@ -241,7 +236,7 @@ static bool is_well_formed_elementwise(MlirOperation op) {
       mlirBlockGetNumArguments(body) != mlirOperationGetNumOperands(op))
     return false;
   MlirOperation terminator = mlirBlockGetTerminator(body);
-  if (mlirOperationIsNull(terminator) || !name_is(terminator, "gpu.yield") ||
+  if (mlirOperationIsNull(terminator) || !latch_op_is(terminator, "gpu.yield") ||
       mlirOperationGetNumOperands(terminator) != mlirOperationGetNumResults(op))
     return false;
   for (MlirOperation inner = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(inner);
@@ -980,7 +975,7 @@ static int emit_intervals(placement *p) {
   /* Markers and barriers go; they are made anew. */
   for (MlirOperation op = mlirBlockGetFirstOperation(block), next; !mlirOperationIsNull(op); op = next) {
     next = mlirOperationGetNextInBlock(op);
-    if (name_is(op, "interval.interval") || name_is(op, "interval.barrier"))
+    if (latch_op_is(op, "interval.interval") || latch_op_is(op, "interval.barrier"))
       mlirOperationDestroy(op);
   }
   MlirOperation yield = mlirBlockGetTerminator(block);
@@ -1055,7 +1050,7 @@ static bool read_schedule(latch_schedule *schedule, MlirOperation program) {
     return false;
   for (size_t i = 0; i < schedule->count; ++i) {
     MlirOperation op = schedule->ops[i];
-    if (latch_op_is_task(op) || (schedule->interval[i] < 0 && name_is(op, "arith.constant")))
+    if (latch_op_is_task(op) || (schedule->interval[i] < 0 && latch_op_is(op, "arith.constant")))
       continue;
     MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
     char message[200];
@@ -1073,7 +1068,8 @@ static MlirLogicalResult fuse_program(MlirOperation program, const fuse_options 
   MlirRegion region = mlirOperationGetRegion(program, 0);
   MlirBlock block = mlirRegionGetFirstBlock(region);
   if (mlirBlockIsNull(block) || !mlirBlockIsNull(mlirBlockGetNextInRegion(block)) ||
-      mlirOperationIsNull(mlirBlockGetTerminator(block)) || !name_is(mlirBlockGetTerminator(block), "gpu.yield")) {
+      mlirOperationIsNull(mlirBlockGetTerminator(block)) ||
+      !latch_op_is(mlirBlockGetTerminator(block), "gpu.yield")) {
     fail(program, "an interval.program must have one block ending in gpu.yield");
     return mlirLogicalResultFailure();
   }

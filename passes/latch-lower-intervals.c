@@ -25,6 +25,7 @@
 
 #include "../dialects/ops.h"
 #include "../dialects/schedule.h"
+#include "../support/textbuf.h"
 #include "pass.h"
 
 /* docs/device-abi.md: threads per CTA and the fixed words of the argument block. */
@@ -38,76 +39,30 @@
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
-static bool name_is(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
-static bool ref_is(MlirStringRef ref, const char *text) {
-  return ref.length == strlen(text) && memcmp(ref.data, text, ref.length) == 0;
-}
-
-/* ---- growing text ------------------------------------------------------------------------------------ */
-
-typedef struct text {
-  char *data;
-  size_t length, capacity;
-  bool failed; /* out of memory: everything after is dropped */
-} text;
-
-__attribute__((format(printf, 2, 3))) static void put(text *t, const char *format, ...) {
-  if (t->failed)
-    return;
-  for (;;) {
-    va_list args;
-    va_start(args, format);
-    int n = vsnprintf(t->data ? t->data + t->length : NULL, t->data ? t->capacity - t->length : 0, format, args);
-    va_end(args);
-    if (n < 0) {
-      t->failed = true;
-      return;
-    }
-    if (t->data && t->length + (size_t)n < t->capacity) {
-      t->length += (size_t)n;
-      return;
-    }
-    size_t capacity = t->capacity ? t->capacity : 4096;
-    while (capacity <= t->length + (size_t)n)
-      capacity *= 2;
-    char *data = realloc(t->data, capacity);
-    if (!data) {
-      t->failed = true;
-      return;
-    }
-    t->data = data;
-    t->capacity = capacity;
-  }
-}
-
 /* A JSON string: quotes, backslashes and control characters escaped. */
-static void put_json_string(text *t, MlirStringRef value) {
-  put(t, "\"");
+static void put_json_string(latch_text *t, MlirStringRef value) {
+  latch_text_put(t, "\"");
   for (size_t i = 0; i < value.length; ++i) {
     unsigned char c = (unsigned char)value.data[i];
     if (c == '"' || c == '\\')
-      put(t, "\\%c", c);
+      latch_text_put(t, "\\%c", c);
     else if (c < 0x20)
-      put(t, "\\u%04x", c);
+      latch_text_put(t, "\\u%04x", c);
     else
-      put(t, "%c", c);
+      latch_text_put(t, "%c", c);
   }
-  put(t, "\"");
+  latch_text_put(t, "\"");
 }
 
 /* The shortest decimal form of `value` that reads back as the same double (a JSON number). */
-static void put_json_double(text *t, double value) {
+static void put_json_double(latch_text *t, double value) {
   char buffer[40];
   for (int digits = 1; digits <= 17; ++digits) {
     snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
     if (strtod(buffer, NULL) == value)
       break;
   }
-  put(t, "%s", buffer);
+  latch_text_put(t, "%s", buffer);
 }
 
 /* ---- reading the program ----------------------------------------------------------------------------- */
@@ -157,9 +112,10 @@ static bool find_parts(lowerer *l, MlirOperation module) {
     if (latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM) {
       if (programs++ == 0)
         l->program = op;
-    } else if (name_is(op, "gpu.module")) {
+    } else if (latch_op_is(op, "gpu.module")) {
       MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
-      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) && ref_is(mlirStringAttrGetValue(name), "latch"))
+      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) &&
+          latch_ref_is(mlirStringAttrGetValue(name), "latch"))
         l->gpu_module = op;
     }
   }
@@ -265,7 +221,7 @@ static bool read_program(lowerer *l) {
         report(l, op, "gpu.module @latch has no device function @%s for this task", task->function);
       } else {
         MlirAttribute type = mlirOperationGetAttributeByName(function, str("function_type"));
-        if (!name_is(function, "func.func") || mlirAttributeIsNull(type) || !mlirAttributeIsAType(type) ||
+        if (!latch_op_is(function, "func.func") || mlirAttributeIsNull(type) || !mlirAttributeIsAType(type) ||
             !mlirTypeEqual(mlirTypeAttrGetValue(type), expected))
           report(l, op, "device function @%s must be a func.func of type (i32, !llvm.ptr<1>) -> ()", task->function);
       }
@@ -282,7 +238,7 @@ static bool read_program(lowerer *l) {
 /* ---- the kernel as MLIR text ------------------------------------------------------------------------- */
 
 typedef struct writer {
-  text *t;
+  latch_text *t;
   int next; /* the next %vN */
 } writer;
 
@@ -292,25 +248,25 @@ static int fresh(writer *w) { return w->next++; }
  * each point of `points` (one timer read). `guard` is the i1 value that selects the writing thread. */
 static void write_trace(writer *w, const char *indent, const char *guard, int interval, int first_point,
                         int point_count) {
-  text *t = w->t;
-  put(t, "%sscf.if %s {\n", indent, guard);
+  latch_text *t = w->t;
+  latch_text_put(t, "%sscf.if %s {\n", indent, guard);
   int now = fresh(w);
-  put(t, "%s  %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", indent, now);
+  latch_text_put(t, "%s  %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", indent, now);
   for (int p = first_point; p < first_point + point_count; ++p) {
     int word = fresh(w), index = fresh(w), address = fresh(w);
-    put(t, "%s  %%v%d = arith.constant %d : i64\n", indent, word, interval * 3 + p);
-    put(t, "%s  %%v%d = arith.addi %%trace_row, %%v%d : i64\n", indent, index, word);
-    put(t, "%s  %%v%d = llvm.getelementptr %%trace[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n", indent,
-        address, index);
-    put(t, "%s  llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", indent, now, address);
+    latch_text_put(t, "%s  %%v%d = arith.constant %d : i64\n", indent, word, interval * 3 + p);
+    latch_text_put(t, "%s  %%v%d = arith.addi %%trace_row, %%v%d : i64\n", indent, index, word);
+    latch_text_put(t, "%s  %%v%d = llvm.getelementptr %%trace[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n",
+                   indent, address, index);
+    latch_text_put(t, "%s  llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", indent, now, address);
   }
-  put(t, "%s}\n", indent);
+  latch_text_put(t, "%s}\n", indent);
 }
 
 /* for (t = blockIdx.x; t < total; t += gridDim.x): the task whose prefix-sum range holds t runs tile
  * t - start. Tasks of zero tiles are never chosen. */
 static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave) {
-  text *t = w->t;
+  latch_text *t = w->t;
   int64_t total = 0;
   for (size_t i = 0; i < l->task_count; ++i)
     if (l->tasks[i].interval == interval && l->tasks[i].wave == wave)
@@ -318,8 +274,8 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave)
   if (total == 0)
     return;
   int total_value = fresh(w), tile = fresh(w);
-  put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
-  put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
+  latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
+  latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
   size_t last = 0;
   for (size_t i = 0; i < l->task_count; ++i)
     if (l->tasks[i].interval == interval && l->tasks[i].wave == wave && l->tasks[i].tiles > 0)
@@ -333,87 +289,91 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave)
     int local = tile;
     if (i != last) {
       int end = fresh(w), inside = fresh(w);
-      put(t, "      %%v%d = arith.constant %lld : i32\n", end, (long long)(start + task->tiles));
-      put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", inside, tile, end);
-      put(t, "      scf.if %%v%d {\n", inside);
+      latch_text_put(t, "      %%v%d = arith.constant %lld : i32\n", end, (long long)(start + task->tiles));
+      latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", inside, tile, end);
+      latch_text_put(t, "      scf.if %%v%d {\n", inside);
     }
     if (start) {
       int offset = fresh(w);
       local = fresh(w);
-      put(t, "      %%v%d = arith.constant %lld : i32\n", offset, (long long)start);
-      put(t, "      %%v%d = arith.subi %%v%d, %%v%d : i32\n", local, tile, offset);
+      latch_text_put(t, "      %%v%d = arith.constant %lld : i32\n", offset, (long long)start);
+      latch_text_put(t, "      %%v%d = arith.subi %%v%d, %%v%d : i32\n", local, tile, offset);
     }
-    put(t, "      func.call @\"%s\"(%%v%d, %%args) : (i32, !llvm.ptr<1>) -> ()\n", task->function, local);
+    latch_text_put(t, "      func.call @\"%s\"(%%v%d, %%args) : (i32, !llvm.ptr<1>) -> ()\n", task->function, local);
     if (i != last) {
-      put(t, "      } else {\n");
+      latch_text_put(t, "      } else {\n");
       open++;
     }
     start += task->tiles;
   }
   for (size_t i = 0; i < open; ++i)
-    put(t, "      }\n");
-  put(t, "    }\n");
+    latch_text_put(t, "      }\n");
+  latch_text_put(t, "    }\n");
 }
 
 /* docs/device-abi.md "Grid barrier": bar.sync; thread 0 fences (release at gpu scope), adds 1 to the
  * counter (monotonic), computes the count that ends this barrier and spins on an acquire load; bar.sync.
  * The fence is explicit because NVPTX prints an acq_rel atomicrmw without ordering. */
 static void write_barrier(writer *w, int interval, bool trace) {
-  text *t = w->t;
+  latch_text *t = w->t;
   int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w), seen = fresh(w), wait = fresh(w);
-  put(t, "    nvvm.barrier0\n");
-  put(t, "    scf.if %%leader {\n");
+  latch_text_put(t, "    nvvm.barrier0\n");
+  latch_text_put(t, "    scf.if %%leader {\n");
   if (trace)
     write_trace(w, "      ", "%tracing", interval, 1, 1);
-  put(t, "      llvm.fence syncscope(\"device\") release\n");
-  put(t, "      %%v%d = llvm.atomicrmw add %%counter, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
-      old);
-  put(t, "      %%v%d = arith.divui %%v%d, %%grid : i32\n", round, old);
-  put(t, "      %%v%d = arith.addi %%v%d, %%c1 : i32\n", next, round);
-  put(t, "      %%v%d = arith.muli %%v%d, %%grid : i32\n", target, next);
-  put(t, "      scf.while : () -> () {\n");
-  put(t, "        %%v%d = llvm.load %%counter atomic syncscope(\"device\") acquire {alignment = 4 : i64} "
-         ": !llvm.ptr<1> -> i32\n", seen);
-  put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, target);
-  put(t, "        scf.condition(%%v%d)\n", wait);
-  put(t, "      } do {\n");
-  put(t, "        scf.yield\n");
-  put(t, "      }\n");
-  put(t, "    }\n");
-  put(t, "    nvvm.barrier0\n");
+  latch_text_put(t, "      llvm.fence syncscope(\"device\") release\n");
+  latch_text_put(t,
+                 "      %%v%d = llvm.atomicrmw add %%counter, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
+                 old);
+  latch_text_put(t, "      %%v%d = arith.divui %%v%d, %%grid : i32\n", round, old);
+  latch_text_put(t, "      %%v%d = arith.addi %%v%d, %%c1 : i32\n", next, round);
+  latch_text_put(t, "      %%v%d = arith.muli %%v%d, %%grid : i32\n", target, next);
+  latch_text_put(t, "      scf.while : () -> () {\n");
+  latch_text_put(t, "        %%v%d = llvm.load %%counter atomic syncscope(\"device\") acquire {alignment = 4 : i64} "
+                    ": !llvm.ptr<1> -> i32\n", seen);
+  latch_text_put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, target);
+  latch_text_put(t, "        scf.condition(%%v%d)\n", wait);
+  latch_text_put(t, "      } do {\n");
+  latch_text_put(t, "        scf.yield\n");
+  latch_text_put(t, "      }\n");
+  latch_text_put(t, "    }\n");
+  latch_text_put(t, "    nvvm.barrier0\n");
 }
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
-static void write_kernel(const lowerer *l, text *t) {
+static void write_kernel(const lowerer *l, latch_text *t) {
   writer w = {t, 0};
-  put(t, "gpu.module @latch_lower_intervals_scratch {\n");
+  latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   for (size_t i = 0; i < l->task_count; ++i) {
     bool seen = false;
     for (size_t j = 0; j < i && !seen; ++j)
       seen = strcmp(l->tasks[j].function, l->tasks[i].function) == 0;
     if (!seen)
-      put(t, "  func.func private @\"%s\"(i32, !llvm.ptr<1>)\n", l->tasks[i].function);
+      latch_text_put(t, "  func.func private @\"%s\"(i32, !llvm.ptr<1>)\n", l->tasks[i].function);
   }
-  put(t, "  gpu.func @latch_main(%%args: !llvm.ptr<1>) kernel attributes {nvvm.reqntid = array<i32: %d, 1, 1>} {\n",
-      BLOCK_THREADS);
-  put(t, "    %%c0 = arith.constant 0 : i32\n");
-  put(t, "    %%c1 = arith.constant 1 : i32\n");
-  put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
-  put(t, "    %%grid = nvvm.read.ptx.sreg.nctaid.x : i32\n");
-  put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
-  put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
-  put(t, "    %%counter_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n", ARG_COUNTER);
-  put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
-  put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
-  put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n", ARG_TRACE);
-  put(t, "    %%trace_word = llvm.load %%trace_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
-  put(t, "    %%trace = llvm.inttoptr %%trace_word : i64 to !llvm.ptr<1>\n");
-  put(t, "    %%no_trace = arith.constant 0 : i64\n");
-  put(t, "    %%tracing = arith.cmpi ne, %%trace_word, %%no_trace : i64\n");
-  put(t, "    %%trace_leader = arith.andi %%tracing, %%leader : i1\n");
-  put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
-  put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
-  put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
+  latch_text_put(t,
+                 "  gpu.func @latch_main(%%args: !llvm.ptr<1>) kernel attributes {nvvm.reqntid = array<i32: %d, 1, 1>} {\n",
+                 BLOCK_THREADS);
+  latch_text_put(t, "    %%c0 = arith.constant 0 : i32\n");
+  latch_text_put(t, "    %%c1 = arith.constant 1 : i32\n");
+  latch_text_put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
+  latch_text_put(t, "    %%grid = nvvm.read.ptx.sreg.nctaid.x : i32\n");
+  latch_text_put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
+  latch_text_put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
+  latch_text_put(t, "    %%counter_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
+                 ARG_COUNTER);
+  latch_text_put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
+  latch_text_put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
+  latch_text_put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
+                 ARG_TRACE);
+  latch_text_put(t, "    %%trace_word = llvm.load %%trace_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
+  latch_text_put(t, "    %%trace = llvm.inttoptr %%trace_word : i64 to !llvm.ptr<1>\n");
+  latch_text_put(t, "    %%no_trace = arith.constant 0 : i64\n");
+  latch_text_put(t, "    %%tracing = arith.cmpi ne, %%trace_word, %%no_trace : i64\n");
+  latch_text_put(t, "    %%trace_leader = arith.andi %%tracing, %%leader : i1\n");
+  latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
+  latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
+  latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
   for (int i = 0; i < l->interval_count; ++i) {
     write_trace(&w, "    ", "%trace_leader", i, 0, 1);
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
@@ -426,15 +386,15 @@ static void write_kernel(const lowerer *l, text *t) {
       write_trace(&w, "    ", "%trace_leader", i, 2, 1);
     } else {
       /* The last interval has no grid barrier: its tiles are done when the CTA's threads are. */
-      put(t, "    scf.if %%tracing {\n");
-      put(t, "      nvvm.barrier0\n");
-      put(t, "    }\n");
+      latch_text_put(t, "    scf.if %%tracing {\n");
+      latch_text_put(t, "      nvvm.barrier0\n");
+      latch_text_put(t, "    }\n");
       write_trace(&w, "    ", "%trace_leader", i, 1, 2);
     }
   }
-  put(t, "    gpu.return\n");
-  put(t, "  }\n");
-  put(t, "}\n");
+  latch_text_put(t, "    gpu.return\n");
+  latch_text_put(t, "  }\n");
+  latch_text_put(t, "}\n");
 }
 
 static MlirWalkResult relocate(MlirOperation op, void *user_data) {
@@ -444,23 +404,23 @@ static MlirWalkResult relocate(MlirOperation op, void *user_data) {
 
 /* Parses the kernel text and moves @latch_main into gpu.module @latch. */
 static bool insert_kernel(lowerer *l) {
-  text t = {0};
+  latch_text t = {0};
   write_kernel(l, &t);
   if (t.failed) {
-    free(t.data);
+    latch_text_deinitialize(&t);
     report(l, l->program, "out of memory writing the kernel");
     return false;
   }
   MlirOperation scratch = mlirOperationCreateParse(l->context, mlirStringRefCreate(t.data, t.length),
                                                    str("latch-lower-intervals"));
-  free(t.data);
+  latch_text_deinitialize(&t);
   if (mlirOperationIsNull(scratch)) {
     report(l, l->program, "the generated kernel did not parse (a bug in this pass)");
     return false;
   }
   MlirBlock scratch_body = mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0));
   MlirOperation kernel = mlirBlockGetFirstOperation(scratch_body);
-  while (!mlirOperationIsNull(kernel) && !name_is(kernel, "gpu.func"))
+  while (!mlirOperationIsNull(kernel) && !latch_op_is(kernel, "gpu.func"))
     kernel = mlirOperationGetNextInBlock(kernel);
   MlirLocation loc = mlirOperationGetLocation(l->program);
   mlirOperationWalk(kernel, relocate, &loc, MlirWalkPreOrder);
@@ -489,7 +449,7 @@ static MlirStringRef string_or(MlirAttribute attr, const char *fallback) {
 }
 
 /* "shape": [...], "dtype": "...", "bytes": B for a static tensor of f32, bf16 or i32. */
-static bool put_tensor(lowerer *l, text *t, MlirType type, MlirOperation where, const char *what, long index,
+static bool put_tensor(lowerer *l, latch_text *t, MlirType type, MlirOperation where, const char *what, long index,
                        int64_t *out_bytes) {
   if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type)) {
     report(l, where, "%s %ld is not a static ranked tensor", what, index);
@@ -505,29 +465,29 @@ static bool put_tensor(lowerer *l, text *t, MlirType type, MlirOperation where, 
     return false;
   }
   int64_t elements = 1;
-  put(t, "\"shape\": [");
+  latch_text_put(t, "\"shape\": [");
   for (intptr_t d = 0, rank = mlirShapedTypeGetRank(type); d < rank; ++d) {
     int64_t size = mlirShapedTypeGetDimSize(type, d);
     elements = size && elements > INT64_MAX / 8 / size ? INT64_MAX / 8 : elements * size;
-    put(t, d ? ", %lld" : "%lld", (long long)size);
+    latch_text_put(t, d ? ", %lld" : "%lld", (long long)size);
   }
   *out_bytes = elements * (dtype[0] == 'b' ? 2 : 4);
-  put(t, "], \"dtype\": \"%s\", \"bytes\": %lld", dtype, (long long)*out_bytes);
+  latch_text_put(t, "], \"dtype\": \"%s\", \"bytes\": %lld", dtype, (long long)*out_bytes);
   return true;
 }
 
-static void put_arg(lowerer *l, text *t, MlirBlock body, intptr_t k) {
+static void put_arg(lowerer *l, latch_text *t, MlirBlock body, intptr_t k) {
   MlirOperation p = l->program;
   MlirStringRef name = string_or(arg_attr(p, "arg_attrs", k, "task.name"), "");
   char fallback[32];
   snprintf(fallback, sizeof(fallback), "arg%ld", (long)k);
   const char *role = !mlirAttributeIsNull(arg_attr(p, "arg_attrs", k, "task.param"))   ? "param"
                      : !mlirAttributeIsNull(arg_attr(p, "arg_attrs", k, "task.state")) ? "state"
-                     : ref_is(name, "step")                                             ? "step"
+                     : latch_ref_is(name, "step")                                             ? "step"
                                                                                         : "input";
-  put(t, "  {\"index\": %ld, \"name\": ", (long)k);
+  latch_text_put(t, "  {\"index\": %ld, \"name\": ", (long)k);
   put_json_string(t, name.length ? name : str(fallback));
-  put(t, ", \"role\": \"%s\", ", role);
+  latch_text_put(t, ", \"role\": \"%s\", ", role);
   MlirType type = mlirValueGetType(mlirBlockGetArgument(body, k));
   int64_t bytes;
   if (!put_tensor(l, t, type, p, "argument", (long)k, &bytes))
@@ -536,7 +496,7 @@ static void put_arg(lowerer *l, text *t, MlirBlock body, intptr_t k) {
   if (mlirTypeIsAFloat(element)) {
     MlirAttribute init = arg_attr(p, "arg_attrs", k, "task.init");
     MlirStringRef kind = string_or(init, "normal");
-    if (!ref_is(kind, "normal") && !ref_is(kind, "ones") && !ref_is(kind, "zeros")) {
+    if (!latch_ref_is(kind, "normal") && !latch_ref_is(kind, "ones") && !latch_ref_is(kind, "zeros")) {
       report(l, p, "argument %ld: task.init must be \"normal\", \"ones\" or \"zeros\"", (long)k);
       return;
     }
@@ -550,7 +510,7 @@ static void put_arg(lowerer *l, text *t, MlirBlock body, intptr_t k) {
       }
       std = mlirFloatAttrGetValueDouble(std_attr);
     }
-    put(t, ", \"init\": \"%.*s\", \"init_std\": ", (int)kind.length, kind.data);
+    latch_text_put(t, ", \"init\": \"%.*s\", \"init_std\": ", (int)kind.length, kind.data);
     put_json_double(t, std);
   } else {
     MlirAttribute range = arg_attr(p, "arg_attrs", k, "task.range");
@@ -560,10 +520,10 @@ static void put_arg(lowerer *l, text *t, MlirBlock body, intptr_t k) {
         report(l, p, "argument %ld: task.range must be an integer in [1, 2^31]", (long)k);
         return;
       }
-      put(t, ", \"range\": %lld", (long long)r);
+      latch_text_put(t, ", \"range\": %lld", (long long)r);
     }
   }
-  put(t, "}");
+  latch_text_put(t, "}");
 }
 
 /* The byte offset in the arena of `value` (slot offset + bind offset), or -1 when it is not bound. */
@@ -600,7 +560,7 @@ static intptr_t alias_arg(const lowerer *l, MlirValue value) {
   return mlirBlockArgumentGetArgNumber(target);
 }
 
-static void put_result(lowerer *l, text *t, MlirOperation yield, intptr_t r, int64_t arena_bytes) {
+static void put_result(lowerer *l, latch_text *t, MlirOperation yield, intptr_t r, int64_t arena_bytes) {
   MlirValue value = mlirOperationGetOperand(yield, r);
   intptr_t alias = alias_arg(l, value);
   int64_t offset = alias < 0 ? arena_offset(l, value) : -1;
@@ -617,9 +577,9 @@ static void put_result(lowerer *l, text *t, MlirOperation yield, intptr_t r, int
   snprintf(fallback, sizeof(fallback), loss ? "loss" : "result%ld", (long)r);
   if (!name.length && alias >= 0)
     name = string_or(arg_attr(l->program, "arg_attrs", alias, "task.name"), "");
-  put(t, "  {\"index\": %ld, \"name\": ", (long)r);
+  latch_text_put(t, "  {\"index\": %ld, \"name\": ", (long)r);
   put_json_string(t, name.length ? name : str(fallback));
-  put(t, ", ");
+  latch_text_put(t, ", ");
   int64_t bytes;
   if (!put_tensor(l, t, type, yield, "result", (long)r, &bytes))
     return;
@@ -627,9 +587,9 @@ static void put_result(lowerer *l, text *t, MlirOperation yield, intptr_t r, int
     report(l, yield, "result %ld occupies bytes %lld .. %lld, outside the arena of %lld bytes", (long)r,
            (long long)offset, (long long)(offset + bytes), (long long)arena_bytes);
   if (alias >= 0)
-    put(t, ", \"alias_arg\": %ld}", (long)alias);
+    latch_text_put(t, ", \"alias_arg\": %ld}", (long)alias);
   else
-    put(t, ", \"arena_offset\": %lld}", (long long)offset);
+    latch_text_put(t, ", \"arena_offset\": %lld}", (long long)offset);
 }
 
 static bool record_manifest(lowerer *l) {
@@ -648,33 +608,34 @@ static bool record_manifest(lowerer *l) {
     return false;
   }
 
-  text t = {0};
-  put(&t, "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": 0,\n",
-      BLOCK_THREADS);
-  put(&t, " \"arena_bytes\": %lld,\n \"intervals\": [", (long long)arena_bytes);
+  latch_text t = {0};
+  latch_text_put(&t,
+                 "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": 0,\n",
+                 BLOCK_THREADS);
+  latch_text_put(&t, " \"arena_bytes\": %lld,\n \"intervals\": [", (long long)arena_bytes);
   for (int i = 0; i < l->interval_count; ++i) {
-    put(&t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+    latch_text_put(&t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
     put_json_string(&t, latch_interval_name(l->markers[i]));
-    put(&t, ", \"tiles\": %lld}", (long long)l->interval_tiles[i]);
+    latch_text_put(&t, ", \"tiles\": %lld}", (long long)l->interval_tiles[i]);
   }
-  put(&t, "],\n \"args\": [");
+  latch_text_put(&t, "],\n \"args\": [");
   for (intptr_t k = 0, n = mlirBlockGetNumArguments(s->body); k < n; ++k) {
-    put(&t, k ? ",\n" : "\n");
+    latch_text_put(&t, k ? ",\n" : "\n");
     put_arg(l, &t, s->body, k);
   }
-  put(&t, "],\n \"results\": [");
+  latch_text_put(&t, "],\n \"results\": [");
   MlirOperation yield = mlirBlockGetTerminator(s->body);
   for (intptr_t r = 0, n = mlirOperationIsNull(yield) ? 0 : mlirOperationGetNumOperands(yield); r < n; ++r) {
-    put(&t, r ? ",\n" : "\n");
+    latch_text_put(&t, r ? ",\n" : "\n");
     put_result(l, &t, yield, r, arena_bytes);
   }
-  put(&t, "]}\n");
+  latch_text_put(&t, "]}\n");
   if (t.failed)
     report(l, l->program, "out of memory writing the manifest");
   if (l->errors == 0)
     mlirOperationSetDiscardableAttributeByName(l->gpu_module, str("latch.manifest"),
                                                mlirStringAttrGet(l->context, mlirStringRefCreate(t.data, t.length)));
-  free(t.data);
+  latch_text_deinitialize(&t);
   return l->errors == 0;
 }
 

@@ -49,6 +49,7 @@
 #include "../dialects/ops.h"
 #include "../dialects/schedule.h"
 #include "../support/ptrmap.h"
+#include "../support/textbuf.h"
 #include "pass.h"
 
 /* docs/device-abi.md and dialects/schedule.c */
@@ -62,60 +63,7 @@
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
-static bool name_is(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
-static bool ref_is(MlirStringRef ref, const char *text) {
-  return ref.length == strlen(text) && memcmp(ref.data, text, ref.length) == 0;
-}
-
 static int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
-
-/* ---- growing text ------------------------------------------------------------------------------------ */
-
-typedef struct text {
-  char *data;
-  size_t length, capacity;
-  bool failed; /* out of memory: everything after is dropped */
-} text;
-
-static void put_va(text *t, const char *format, va_list args) {
-  if (t->failed)
-    return;
-  for (;;) {
-    va_list copy;
-    va_copy(copy, args);
-    int n = vsnprintf(t->data ? t->data + t->length : NULL, t->data ? t->capacity - t->length : 0, format, copy);
-    va_end(copy);
-    if (n < 0) {
-      t->failed = true;
-      return;
-    }
-    if (t->data && t->length + (size_t)n < t->capacity) {
-      t->length += (size_t)n;
-      return;
-    }
-    size_t capacity = t->capacity ? t->capacity : 4096;
-    while (capacity <= t->length + (size_t)n)
-      capacity *= 2;
-    char *data = realloc(t->data, capacity);
-    if (!data) {
-      t->failed = true;
-      return;
-    }
-    t->data = data;
-    t->capacity = capacity;
-  }
-}
-
-__attribute__((format(printf, 2, 3))) static void put(text *t, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  put_va(t, format, args);
-  va_end(args);
-}
 
 /* ---- the pass's view of the program ------------------------------------------------------------------ */
 
@@ -241,7 +189,7 @@ static bool locate(lowerer *l, MlirOperation task, MlirValue value, tensor_ref *
     return true;
   }
   MlirOperation def = mlirOpResultGetOwner(value);
-  if (name_is(def, "arith.constant")) {
+  if (latch_op_is(def, "arith.constant")) {
     MlirAttribute attr = mlirOperationGetAttributeByName(def, str("value"));
     if (mlirAttributeIsNull(attr) || !mlirAttributeIsADenseElements(attr) || !mlirDenseElementsAttrIsSplat(attr)) {
       report(l, task, "non-splat tensor constants are not supported on the device");
@@ -304,12 +252,12 @@ typedef struct gen_constant {
 /* One device function being written: values are %v<id>; the function's own arguments are %tile and
  * %args. Constants collect in `entry`, which goes before the body. */
 typedef struct gen {
-  text entry;
+  latch_text entry;
   gen_constant *constants;
   size_t constant_count, constant_capacity;
   lowerer *l;
   MlirOperation op;
-  text *t;
+  latch_text *t;
   int next, depth;
   int tile, tid, ntid; /* i64 */
   int arena;           /* the arena base pointer, -1 until needed */
@@ -320,12 +268,12 @@ typedef struct gen {
 static int fresh(gen *g) { return g->next++; }
 
 __attribute__((format(printf, 2, 3))) static void ln(gen *g, const char *format, ...) {
-  put(g->t, "%*s", 2 * g->depth + 4, "");
+  latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
   va_list args;
   va_start(args, format);
-  put_va(g->t, format, args);
+  latch_text_vput(g->t, format, args);
   va_end(args);
-  put(g->t, "\n");
+  latch_text_put(g->t, "\n");
 }
 
 /* Constants go to the function's entry block (they dominate every use there), one value per distinct
@@ -347,7 +295,7 @@ static int constant(gen *g, const char *literal) {
   gen_constant *c = &g->constants[g->constant_count++];
   snprintf(c->literal, sizeof(c->literal), "%s", literal);
   c->id = fresh(g);
-  put(&g->entry, "    %%v%d = arith.constant %s\n", c->id, literal);
+  latch_text_put(&g->entry, "    %%v%d = arith.constant %s\n", c->id, literal);
   return c->id;
 }
 
@@ -462,20 +410,20 @@ static int for_begin(gen *g, int lo, int hi, int step, int n, const int *init, c
     results[i] = fresh(g);
     args[i] = fresh(g);
   }
-  put(g->t, "%*s", 2 * g->depth + 4, "");
+  latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
   for (int i = 0; i < n; ++i)
-    put(g->t, i ? ", %%v%d" : "%%v%d", results[i]);
-  put(g->t, "%sscf.for %%v%d = %%v%d to %%v%d step %%v%d", n ? " = " : "", iv, lo, hi, step);
+    latch_text_put(g->t, i ? ", %%v%d" : "%%v%d", results[i]);
+  latch_text_put(g->t, "%sscf.for %%v%d = %%v%d to %%v%d step %%v%d", n ? " = " : "", iv, lo, hi, step);
   if (n) {
-    put(g->t, " iter_args(");
+    latch_text_put(g->t, " iter_args(");
     for (int i = 0; i < n; ++i)
-      put(g->t, "%s%%v%d = %%v%d", i ? ", " : "", args[i], init[i]);
-    put(g->t, ") -> (");
+      latch_text_put(g->t, "%s%%v%d = %%v%d", i ? ", " : "", args[i], init[i]);
+    latch_text_put(g->t, ") -> (");
     for (int i = 0; i < n; ++i)
-      put(g->t, "%s%s", i ? ", " : "", types[i]);
-    put(g->t, ")");
+      latch_text_put(g->t, "%s%s", i ? ", " : "", types[i]);
+    latch_text_put(g->t, ")");
   }
-  put(g->t, " : i64 {\n");
+  latch_text_put(g->t, " : i64 {\n");
   g->depth++;
   return iv;
 }
@@ -483,13 +431,13 @@ static int for_begin(gen *g, int lo, int hi, int step, int n, const int *init, c
 static void yield(gen *g, int n, const int *values, const char *const *types) {
   if (!n)
     return;
-  put(g->t, "%*sscf.yield ", 2 * g->depth + 4, "");
+  latch_text_put(g->t, "%*sscf.yield ", 2 * g->depth + 4, "");
   for (int i = 0; i < n; ++i)
-    put(g->t, i ? ", %%v%d" : "%%v%d", values[i]);
-  put(g->t, " : ");
+    latch_text_put(g->t, i ? ", %%v%d" : "%%v%d", values[i]);
+  latch_text_put(g->t, " : ");
   for (int i = 0; i < n; ++i)
-    put(g->t, "%s%s", i ? ", " : "", types[i]);
-  put(g->t, "\n");
+    latch_text_put(g->t, "%s%s", i ? ", " : "", types[i]);
+  latch_text_put(g->t, "\n");
 }
 
 static void for_end(gen *g, int n, const int *values, const char *const *types) {
@@ -514,19 +462,19 @@ static void loop1_end(gen *g, int value, const char *type) {
 
 /* scf.if with `n` results. */
 static void if_begin(gen *g, int condition, int n, const char *const *types, int *results) {
-  put(g->t, "%*s", 2 * g->depth + 4, "");
+  latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
   for (int i = 0; i < n; ++i) {
     results[i] = fresh(g);
-    put(g->t, i ? ", %%v%d" : "%%v%d", results[i]);
+    latch_text_put(g->t, i ? ", %%v%d" : "%%v%d", results[i]);
   }
-  put(g->t, "%sscf.if %%v%d", n ? " = " : "", condition);
+  latch_text_put(g->t, "%sscf.if %%v%d", n ? " = " : "", condition);
   if (n) {
-    put(g->t, " -> (");
+    latch_text_put(g->t, " -> (");
     for (int i = 0; i < n; ++i)
-      put(g->t, "%s%s", i ? ", " : "", types[i]);
-    put(g->t, ")");
+      latch_text_put(g->t, "%s%s", i ? ", " : "", types[i]);
+    latch_text_put(g->t, ")");
   }
-  put(g->t, " {\n");
+  latch_text_put(g->t, " {\n");
   g->depth++;
 }
 
@@ -728,21 +676,21 @@ static void gen_map(gen *g, task_io *io) {
   for (int k = 0; k < io->in_count; ++k)
     args[k] = load_raw(g, &io->in[k], io->in[k].rank == 0 ? zero : i);
   int results[LATCH_MAP_MAX_OUTPUTS];
-  put(g->t, "%*s", 2 * g->depth + 4, "");
+  latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
   for (int k = 0; k < io->out_count; ++k) {
     results[k] = fresh(g);
-    put(g->t, k ? ", %%v%d" : "%%v%d", results[k]);
+    latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", results[k]);
   }
-  put(g->t, " = func.call @map_body_%d(", io->index);
+  latch_text_put(g->t, " = func.call @map_body_%d(", io->index);
   for (int k = 0; k < io->in_count; ++k)
-    put(g->t, k ? ", %%v%d" : "%%v%d", args[k]);
-  put(g->t, ") : (");
+    latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", args[k]);
+  latch_text_put(g->t, ") : (");
   for (int k = 0; k < io->in_count; ++k)
-    put(g->t, "%s%s", k ? ", " : "", dtype_name(io->in[k].dt));
-  put(g->t, ") -> (");
+    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(io->in[k].dt));
+  latch_text_put(g->t, ") -> (");
   for (int k = 0; k < io->out_count; ++k)
-    put(g->t, "%s%s", k ? ", " : "", dtype_name(io->out[k].dt));
-  put(g->t, ")\n");
+    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(io->out[k].dt));
+  latch_text_put(g->t, ")\n");
   for (int k = 0; k < io->out_count; ++k)
     store_raw(g, &io->out[k], i, results[k]);
   loop_end(g);
@@ -956,8 +904,10 @@ static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
 typedef enum reduction { REDUCE_SUM, REDUCE_MAX, REDUCE_MEAN, REDUCE_BAD } reduction;
 
 static reduction reduction_of(MlirStringRef kind) {
-  return ref_is(kind, "sum") ? REDUCE_SUM : ref_is(kind, "max") ? REDUCE_MAX : ref_is(kind, "mean") ? REDUCE_MEAN
-                                                                                                     : REDUCE_BAD;
+  return latch_ref_is(kind, "sum")    ? REDUCE_SUM
+         : latch_ref_is(kind, "max")  ? REDUCE_MAX
+         : latch_ref_is(kind, "mean") ? REDUCE_MEAN
+                                      : REDUCE_BAD;
 }
 
 /* x viewed as [outer, len, inner] around `axis`. */
@@ -1781,7 +1731,8 @@ static MlirWalkResult clone_from_above(MlirOperation op, void *user_data) {
     if (latch_ptrmap_get(&b->values, value.ptr) || is_inside(defining_scope(value), b->map))
       continue;
     MlirOperation def = mlirValueIsAOpResult(value) ? mlirOpResultGetOwner(value) : (MlirOperation){NULL};
-    if (mlirOperationIsNull(def) || !name_is(def, "arith.constant") || mlirTypeIsAShaped(mlirValueGetType(value))) {
+    if (mlirOperationIsNull(def) || !latch_op_is(def, "arith.constant") ||
+        mlirTypeIsAShaped(mlirValueGetType(value))) {
       report(b->l, b->task, "the task.map body uses a value from above that is not a scalar arith.constant");
       b->ok = false;
       break;
@@ -1814,7 +1765,7 @@ static bool build_map_body(lowerer *l, MlirOperation map, const task_io *io, int
   }
   MlirOperation terminator = mlirBlockGetTerminator(source);
   intptr_t arg_count = mlirBlockGetNumArguments(source);
-  if (mlirOperationIsNull(terminator) || !name_is(terminator, "gpu.yield") || arg_count != io->in_count ||
+  if (mlirOperationIsNull(terminator) || !latch_op_is(terminator, "gpu.yield") || arg_count != io->in_count ||
       mlirOperationGetNumOperands(terminator) != io->out_count) {
     report(l, map, "the task.map body must take one scalar per input and end in gpu.yield of one scalar per output");
     return false;
@@ -1921,19 +1872,19 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   if (tiles < 1)
     tiles = latch_task_tile_count(op);
 
-  text t = {0};
-  put(&t, "gpu.module @latch_lower_tasks_scratch {\n");
+  latch_text t = {0};
+  latch_text_put(&t, "gpu.module @latch_lower_tasks_scratch {\n");
   if (kind == LATCH_OP_TASK_MAP) {
-    put(&t, "  func.func private @%s(", body_name);
+    latch_text_put(&t, "  func.func private @%s(", body_name);
     for (int k = 0; k < io.in_count; ++k)
-      put(&t, "%s%s", k ? ", " : "", dtype_name(io.in[k].dt));
-    put(&t, ") -> (");
+      latch_text_put(&t, "%s%s", k ? ", " : "", dtype_name(io.in[k].dt));
+    latch_text_put(&t, ") -> (");
     for (int r = 0; r < io.out_count; ++r)
-      put(&t, "%s%s", r ? ", " : "", dtype_name(io.out[r].dt));
-    put(&t, ")\n");
+      latch_text_put(&t, "%s%s", r ? ", " : "", dtype_name(io.out[r].dt));
+    latch_text_put(&t, ")\n");
   }
-  put(&t, "  func.func @%s(%%tile: i32, %%args: !llvm.ptr<1>) {\n", function);
-  text body = {0};
+  latch_text_put(&t, "  func.func @%s(%%tile: i32, %%args: !llvm.ptr<1>) {\n", function);
+  latch_text body = {0};
   gen g = {.l = l, .op = op, .t = &body, .arena = -1, .tiles = tiles};
   int tid32 = fresh(&g), ntid32 = fresh(&g);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.tid.x : i32", tid32);
@@ -1947,28 +1898,28 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   for (int r = 0; r < io.out_count; ++r)
     prepare(&g, &io.out[r]);
   generate_body(&g, &io, op, kind);
-  put(&t, "%.*s%.*s", (int)g.entry.length, g.entry.data ? g.entry.data : "", (int)body.length,
-      body.data ? body.data : "");
-  put(&t, "    return\n  }\n}\n");
+  latch_text_put(&t, "%.*s%.*s", (int)g.entry.length, g.entry.data ? g.entry.data : "", (int)body.length,
+                 body.data ? body.data : "");
+  latch_text_put(&t, "    return\n  }\n}\n");
   bool failed = g.failed || g.entry.failed || body.failed;
-  free(g.entry.data);
+  latch_text_deinitialize(&g.entry);
   free(g.constants);
-  free(body.data);
+  latch_text_deinitialize(&body);
   if (failed || t.failed) {
-    free(t.data);
+    latch_text_deinitialize(&t);
     report(l, op, "out of memory, or a bug in latch-lower-tasks (a task it cannot write)");
     return false;
   }
 
   MlirOperation scratch = mlirOperationCreateParse(l->context, mlirStringRefCreate(t.data, t.length),
                                                    str("latch-lower-tasks"));
-  free(t.data);
+  latch_text_deinitialize(&t);
   if (mlirOperationIsNull(scratch)) {
     report(l, op, "the generated device function did not parse (a bug in latch-lower-tasks)");
     return false;
   }
   MlirOperation func = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0)));
-  while (!mlirOperationIsNull(func) && !(name_is(func, "func.func") &&
+  while (!mlirOperationIsNull(func) && !(latch_op_is(func, "func.func") &&
                                          mlirOperationGetNumRegions(func) == 1 &&
                                          !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)))))
     func = mlirOperationGetNextInBlock(func);
@@ -2001,9 +1952,10 @@ static bool find_parts(lowerer *l) {
     if (latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM) {
       if (programs++ == 0)
         l->program = op;
-    } else if (name_is(op, "gpu.module")) {
+    } else if (latch_op_is(op, "gpu.module")) {
       MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
-      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) && ref_is(mlirStringAttrGetValue(name), "latch"))
+      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) &&
+          latch_ref_is(mlirStringAttrGetValue(name), "latch"))
         l->gpu_module = op;
     }
   }

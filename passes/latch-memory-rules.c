@@ -82,14 +82,6 @@ typedef struct rule_set {
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
-static bool ref_is(MlirStringRef ref, const char *text) {
-  return ref.length == strlen(text) && memcmp(ref.data, text, ref.length) == 0;
-}
-
-static bool name_is(MlirOperation op, const char *name) {
-  return ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
 /* The task op kind named `name` ("rmsnorm" for task.rmsnorm), or LATCH_OP_UNKNOWN. */
 static latch_op_kind task_kind_named(const char *name, size_t length) {
   for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
@@ -153,7 +145,7 @@ static MlirOperation defining_op(MlirValue value) {
 /* True when `value` is the result of op `name` with two operands; returns them. */
 static bool binary(MlirValue value, const char *name, MlirValue *out_lhs, MlirValue *out_rhs) {
   MlirOperation op = defining_op(value);
-  if (mlirOperationIsNull(op) || !name_is(op, name) || mlirOperationGetNumOperands(op) != 2)
+  if (mlirOperationIsNull(op) || !latch_op_is(op, name) || mlirOperationGetNumOperands(op) != 2)
     return false;
   *out_lhs = mlirOperationGetOperand(op, 0);
   *out_rhs = mlirOperationGetOperand(op, 1);
@@ -162,7 +154,7 @@ static bool binary(MlirValue value, const char *name, MlirValue *out_lhs, MlirVa
 
 static bool unary(MlirValue value, const char *name, MlirValue *out_operand) {
   MlirOperation op = defining_op(value);
-  if (mlirOperationIsNull(op) || !name_is(op, name) || mlirOperationGetNumOperands(op) != 1)
+  if (mlirOperationIsNull(op) || !latch_op_is(op, name) || mlirOperationGetNumOperands(op) != 1)
     return false;
   *out_operand = mlirOperationGetOperand(op, 0);
   return true;
@@ -170,7 +162,7 @@ static bool unary(MlirValue value, const char *name, MlirValue *out_operand) {
 
 static bool is_one(MlirValue value) {
   MlirOperation op = defining_op(value);
-  if (mlirOperationIsNull(op) || !name_is(op, "arith.constant"))
+  if (mlirOperationIsNull(op) || !latch_op_is(op, "arith.constant"))
     return false;
   MlirAttribute attr = mlirOperationGetAttributeByName(op, str("value"));
   return !mlirAttributeIsNull(attr) && mlirAttributeIsAFloat(attr) && mlirFloatAttrGetValueDouble(attr) == 1.0;
@@ -227,7 +219,7 @@ static bool is_swiglu(MlirOperation map) {
   if (mlirBlockIsNull(body) || mlirBlockGetNumArguments(body) != 2)
     return false;
   MlirOperation yield = mlirBlockGetTerminator(body);
-  if (mlirOperationIsNull(yield) || !name_is(yield, "gpu.yield") || mlirOperationGetNumOperands(yield) != 1)
+  if (mlirOperationIsNull(yield) || !latch_op_is(yield, "gpu.yield") || mlirOperationGetNumOperands(yield) != 1)
     return false;
   MlirValue x, y;
   if (!binary(mlirOperationGetOperand(yield, 0), "arith.mulf", &x, &y))
@@ -272,9 +264,9 @@ static phase phase_of(MlirOperation op) {
     return PHASE_OTHER;
   MlirStringRef value = mlirStringAttrGetValue(attr);
   /* Clones of an earlier run are backward work too (the pass may run again). */
-  if (ref_is(value, "backward") || ref_is(value, "recompute"))
+  if (latch_ref_is(value, "backward") || latch_ref_is(value, "recompute"))
     return PHASE_BACKWARD;
-  if (ref_is(value, "optimizer"))
+  if (latch_ref_is(value, "optimizer"))
     return PHASE_OPTIMIZER;
   return PHASE_OTHER;
 }
@@ -614,7 +606,7 @@ static MlirLogicalResult run(MlirOperation module, const void *opaque_options) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    if (name_is(op, "func.func") && mlirLogicalResultIsFailure(rewrite(op, &rules, options)))
+    if (latch_op_is(op, "func.func") && mlirLogicalResultIsFailure(rewrite(op, &rules, options)))
       return mlirLogicalResultFailure();
   return mlirLogicalResultSuccess();
 }

@@ -179,8 +179,7 @@ static MlirLogicalResult build_update(MlirOperation grad, MlirBlock module_body,
 }
 
 static bool is_gradient_function(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length != 9 || memcmp(name.data, "func.func", 9) != 0)
+  if (!latch_op_is(op, "func.func"))
     return false;
   MlirAttribute generated = mlirOperationGetAttributeByName(op, str("task.generated"));
   if (mlirAttributeIsNull(generated) || !mlirAttributeIsAString(generated))

@@ -58,11 +58,6 @@ typedef struct planner {
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
-static bool name_is(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
 static int64_t align_up(int64_t n, int64_t alignment) { return (n + alignment - 1) / alignment * alignment; }
 
 /* Bytes of one element, or 0 when the element type has no fixed size here. */
@@ -135,7 +130,7 @@ static bool collect(planner *p) {
       return fail(op, "latch-plan-arena: the program already has an arena plan");
     /* External: constants, and AdamW results, which are written over their p, m, v operands (program
      * arguments) in place (docs/device-abi.md). */
-    if (name_is(op, "arith.constant") || latch_op_kind_of(op) == LATCH_OP_TASK_ADAMW)
+    if (latch_op_is(op, "arith.constant") || latch_op_kind_of(op) == LATCH_OP_TASK_ADAMW)
       continue;
     for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; ++r) {
       MlirValue value = mlirOperationGetResult(op, r);
@@ -328,7 +323,7 @@ static bool emit(planner *p, int64_t bound) {
 
   /* After the constants, before the first interval (or the terminator when there is none). */
   MlirOperation anchor = mlirBlockGetFirstOperation(body);
-  while (!mlirOperationIsNull(anchor) && name_is(anchor, "arith.constant"))
+  while (!mlirOperationIsNull(anchor) && latch_op_is(anchor, "arith.constant"))
     anchor = mlirOperationGetNextInBlock(anchor);
 
   int64_t size = 0;

@@ -118,9 +118,7 @@ static void record_stats(MlirOperation op) {
 }
 
 static bool is_program(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return (name.length == 9 && memcmp(name.data, "func.func", 9) == 0) ||
-         latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM;
+  return latch_op_is(op, "func.func") || latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM;
 }
 
 /* Annotates every outermost func.func and interval.program; ops inside one are its own. */

@@ -66,18 +66,13 @@ static void report(checker *c, MlirOperation op, const char *format, ...) {
   c->errors++;
 }
 
-static bool named(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
 /* Program arguments, constants and AdamW results (written in place over their program-argument
  * operands) live outside the arena. */
 static bool is_external(MlirValue value) {
   if (mlirValueIsABlockArgument(value))
     return true;
   MlirOperation owner = mlirOpResultGetOwner(value);
-  return named(owner, "arith.constant") || named(owner, "task.adamw");
+  return latch_op_is(owner, "arith.constant") || latch_op_is(owner, "task.adamw");
 }
 
 /* The byte size of a static tensor type, or -1. */
@@ -243,7 +238,7 @@ static void compute_lifetimes(checker *c) {
     mlirOperationWalk(op, scan_operands, &walk, MlirWalkPreOrder);
   }
   MlirOperation end = mlirBlockGetTerminator(c->schedule.body);
-  if (!mlirOperationIsNull(end) && named(end, "gpu.yield")) {
+  if (!mlirOperationIsNull(end) && latch_op_is(end, "gpu.yield")) {
     read_walk walk = {c, end, c->schedule.interval_count};
     mlirOperationWalk(end, scan_operands, &walk, MlirWalkPreOrder);
   }

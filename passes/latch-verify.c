@@ -620,11 +620,6 @@ static void check_map_scalars(verifier *v, MlirOperation op, int side, const cha
 static MlirValue block_argument(void *block, intptr_t i) { return mlirBlockGetArgument((MlirBlock){block}, i); }
 static MlirValue op_operand(void *op, intptr_t i) { return mlirOperationGetOperand((MlirOperation){op}, i); }
 
-static bool has_name(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
 static void verify_map(verifier *v, MlirOperation op) {
   const latch_op_desc *desc = latch_op_desc_get(LATCH_OP_TASK_MAP);
   if (mlirOperationGetNumResults(op) == 0) {
@@ -649,7 +644,7 @@ static void verify_map(verifier *v, MlirOperation op) {
   MlirBlock body = latch_map_body(op);
   check_map_scalars(v, op, 0, "body", "argument", mlirBlockGetNumArguments(body), block_argument, body.ptr);
   MlirOperation yield = mlirBlockGetTerminator(body);
-  if (mlirOperationIsNull(yield) || !has_name(yield, "gpu.yield")) {
+  if (mlirOperationIsNull(yield) || !latch_op_is(yield, "gpu.yield")) {
     report(v, op, "body must end in gpu.yield");
     return;
   }
@@ -670,7 +665,7 @@ static bool check_reduce_attrs(verifier *v, MlirOperation op, MlirStringRef kind
   static const char *const kinds[] = {"sum", "max", "mean"};
   bool known = false;
   for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i)
-    known = known || (kind.length == strlen(kinds[i]) && memcmp(kind.data, kinds[i], kind.length) == 0);
+    known = known || latch_ref_is(kind, kinds[i]);
   if (!known)
     report(v, op, "attribute 'kind' must be \"sum\", \"max\" or \"mean\", got \"%.*s\"", (int)kind.length,
            kind.data);

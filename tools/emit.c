@@ -19,6 +19,8 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/Target/LLVMIR.h"
 
+#include "../dialects/ops.h"
+
 const char latch_emit_lowering_pipeline[] =
     "builtin.module(gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, convert-nvvm-to-llvm, "
     "reconcile-unrealized-casts), nvvm-attach-target{chip=" LATCH_EMIT_CHIP " features=" LATCH_EMIT_FEATURES "})";
@@ -93,11 +95,6 @@ __attribute__((format(printf, 4, 5))) static bool fail(emit_failure *failure, co
 
 /* ---- helpers ----------------------------------------------------------------------------------------- */
 
-static bool name_is(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) && memcmp(actual.data, name, actual.length) == 0;
-}
-
 static char *copy_text(const char *data, size_t length) {
   char *copy = malloc(length + 1);
   if (copy) {
@@ -111,7 +108,7 @@ static MlirOperation find_gpu_module(MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!name_is(op, "gpu.module"))
+    if (!latch_op_is(op, "gpu.module"))
       continue;
     MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
     if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name)) {

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -20,6 +19,7 @@
 #include "../dialects/dialects.h"
 #include "../dialects/ops.h"
 #include "../interp/interp.h"
+#include "../support/cli.h"
 #include "../support/diagnostics.h"
 #include "../support/init.h"
 #include "../support/npy.h"
@@ -100,34 +100,14 @@ typedef struct options {
   bool no_arena, arena_stats;
 } options;
 
+static const char tool[] = "latch-interp";
+
 static bool error(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  fputs("latch-interp: error: ", stderr);
-  vfprintf(stderr, format, args);
-  fputc('\n', stderr);
+  latch_cli_verror(tool, format, args);
   va_end(args);
   return false;
-}
-
-static bool parse_seed(const char *flag, const char *text, uint64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  unsigned long long value = strtoull(text, &end, 0);
-  if (!*text || *text == '-' || *end || errno == ERANGE)
-    return error("%s needs an unsigned 64-bit integer, not '%s'", flag, text);
-  *out = (uint64_t)value;
-  return true;
-}
-
-static bool parse_count(const char *flag, const char *text, int64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  long long value = strtoll(text, &end, 10);
-  if (!*text || *end || errno == ERANGE || value < 1)
-    return error("%s needs a positive integer, not '%s'", flag, text);
-  *out = (int64_t)value;
-  return true;
 }
 
 static bool parse_positive_real(const char *flag, const char *text, double *out) {
@@ -138,23 +118,6 @@ static bool parse_positive_real(const char *flag, const char *text, double *out)
     return error("%s needs a positive number, not '%s'", flag, text);
   *out = value;
   return true;
-}
-
-/* The value of `--flag VALUE` or `--flag=VALUE`; NULL when `arg` is not that flag. */
-static const char *flag_value(const char *flag, int argc, char **argv, int *i, bool *missing) {
-  size_t n = strlen(flag);
-  const char *arg = argv[*i];
-  if (strncmp(arg, flag, n) != 0)
-    return NULL;
-  if (arg[n] == '=')
-    return arg + n + 1;
-  if (arg[n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    *missing = true;
-    return NULL;
-  }
-  return argv[++*i];
 }
 
 /* Returns 0 when the options parse, 1 (after one `error:` line) when they do not, 2 for --help. */
@@ -173,50 +136,50 @@ static int parse_arguments(int argc, char **argv, options *out) {
       if (out->mode == MODE_TRAIN)
         return error("--gradcheck and --train-steps are two different modes; give one"), 1;
       out->mode = MODE_GRADCHECK;
-    } else if ((value = flag_value("--gradcheck-tol", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--gradcheck-tol", argc, argv, &i, &missing))) {
       if (!parse_positive_real("--gradcheck-tol", value, &out->gradcheck_tol))
         return 1;
       gradcheck_options = true;
-    } else if ((value = flag_value("--gradcheck-step", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--gradcheck-step", argc, argv, &i, &missing))) {
       if (!parse_positive_real("--gradcheck-step", value, &out->gradcheck_step))
         return 1;
       gradcheck_options = true;
-    } else if ((value = flag_value("--gradcheck-max-elements", argc, argv, &i, &missing))) {
-      if (!parse_count("--gradcheck-max-elements", value, &out->gradcheck_max))
+    } else if ((value = latch_cli_flag_value("--gradcheck-max-elements", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_integer(tool, "--gradcheck-max-elements", value, 1, INT64_MAX, &out->gradcheck_max))
         return 1;
       gradcheck_options = true;
-    } else if ((value = flag_value("--train-steps", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--train-steps", argc, argv, &i, &missing))) {
       if (out->mode == MODE_GRADCHECK)
         return error("--gradcheck and --train-steps are two different modes; give one"), 1;
-      if (!parse_count("--train-steps", value, &out->train_steps))
+      if (!latch_cli_parse_integer(tool, "--train-steps", value, 1, INT64_MAX, &out->train_steps))
         return 1;
       out->mode = MODE_TRAIN;
     } else if (strcmp(arg, "--no-arena") == 0) {
       out->no_arena = true;
     } else if (strcmp(arg, "--arena-stats") == 0) {
       out->arena_stats = true;
-    } else if ((value = flag_value("--data", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--data", argc, argv, &i, &missing))) {
       out->data = value;
-    } else if ((value = flag_value("--entry", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--entry", argc, argv, &i, &missing))) {
       out->entry = value;
-    } else if ((value = flag_value("--output-dir", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--output-dir", argc, argv, &i, &missing))) {
       out->output_dir = value;
-    } else if ((value = flag_value("--input", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--input", argc, argv, &i, &missing))) {
       const char *eq = strchr(value, '=');
       if (!eq || eq == value || !eq[1])
         return error("--input needs ARG=FILE.npy, not '%s'", value), 1;
       if (out->input_count == MAX_INPUTS)
         return error("more than %d --input options", MAX_INPUTS), 1;
       out->inputs[out->input_count++] = (input_spec){value, (size_t)(eq - value), eq + 1};
-    } else if ((value = flag_value("--init", argc, argv, &i, &missing))) {
-      if (!parse_seed("--init", value, &out->init_seed))
+    } else if ((value = latch_cli_flag_value("--init", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_seed(tool, "--init", value, &out->init_seed))
         return 1;
       out->has_init = true;
-    } else if ((value = flag_value("--random-inputs", argc, argv, &i, &missing))) {
-      if (!parse_seed("--random-inputs", value, &out->random_seed))
+    } else if ((value = latch_cli_flag_value("--random-inputs", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_seed(tool, "--random-inputs", value, &out->random_seed))
         return 1;
       out->has_random = true;
-    } else if ((value = flag_value("--emulate", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--emulate", argc, argv, &i, &missing))) {
       if (strcmp(value, "fp32") == 0)
         out->emulate = LATCH_EMULATE_FP32;
       else if (strcmp(value, "bf16") == 0)
@@ -510,33 +473,10 @@ static bool bind_arguments(const options *opts, MlirOperation func, argument *ar
 
 /* ---- Results ---- */
 
-/* mkdir -p `path`. */
-static bool make_directory(const char *path) {
-  char buffer[4096];
-  size_t length = strlen(path);
-  if (length == 0 || length >= sizeof(buffer))
-    return error("bad output directory '%s'", path);
-  memcpy(buffer, path, length + 1);
-  for (size_t i = 1; i <= length; ++i) {
-    if (buffer[i] != '/' && buffer[i] != '\0')
-      continue;
-    char saved = buffer[i];
-    buffer[i] = '\0';
-    struct stat info;
-    if (stat(buffer, &info) != 0) {
-      if (mkdir(buffer, 0777) != 0 && errno != EEXIST)
-        return error("cannot create '%s': %s", buffer, strerror(errno));
-    } else if (!S_ISDIR(info.st_mode)) {
-      return error("'%s' is not a directory", buffer);
-    }
-    buffer[i] = saved;
-  }
-  return true;
-}
-
 static bool write_results(const char *dir, latch_tensor **results, intptr_t count) {
-  if (!make_directory(dir))
-    return false;
+  char message[4400];
+  if (!latch_cli_make_directory(dir, message, sizeof(message)))
+    return error("%s", message);
   for (intptr_t k = 0; k < count; ++k) {
     const latch_tensor *t = results[k];
     char path[4200], message[512];

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../runtime/host.h"
 #include "../runtime/manifest.h"
 #include "../runtime/program.h"
 #include "../runtime/status.h"
 #include "../runtime/trace.h"
+#include "../support/cli.h"
 #include "../support/init.h"
 #include "../support/npy.h"
 
@@ -80,37 +80,14 @@ typedef struct options {
   bool dry_run, verbose;
 } options;
 
+static const char tool[] = "latch-run";
+
 static bool error(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  fputs("latch-run: error: ", stderr);
-  vfprintf(stderr, format, args);
-  fputc('\n', stderr);
+  latch_cli_verror(tool, format, args);
   va_end(args);
   return false;
-}
-
-static bool parse_seed(const char *flag, const char *text, uint64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  unsigned long long value = strtoull(text, &end, 0);
-  if (!*text || *text == '-' || *end || errno == ERANGE)
-    return error("%s needs an unsigned 64-bit integer, not '%s'", flag, text);
-  *out = (uint64_t)value;
-  return true;
-}
-
-static bool parse_integer(const char *flag, const char *text, int64_t min, int64_t max, int64_t *out) {
-  char *end = NULL;
-  errno = 0;
-  long long value = strtoll(text, &end, 10);
-  if (!*text || *end || errno == ERANGE || value < min || value > max) {
-    if (min == 1)
-      return error("%s needs a positive integer, not '%s'", flag, text);
-    return error("%s needs an integer in [%lld, %lld], not '%s'", flag, (long long)min, (long long)max, text);
-  }
-  *out = (int64_t)value;
-  return true;
 }
 
 static bool parse_seconds(const char *flag, const char *text, double *out) {
@@ -121,23 +98,6 @@ static bool parse_seconds(const char *flag, const char *text, double *out) {
     return error("%s needs a number of seconds (0: no limit), not '%s'", flag, text);
   *out = value;
   return true;
-}
-
-/* The value of `--flag VALUE` or `--flag=VALUE`; NULL when `arg` is not that flag. */
-static const char *flag_value(const char *flag, int argc, char **argv, int *i, bool *missing) {
-  size_t n = strlen(flag);
-  const char *arg = argv[*i];
-  if (strncmp(arg, flag, n) != 0)
-    return NULL;
-  if (arg[n] == '=')
-    return arg + n + 1;
-  if (arg[n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    *missing = true;
-    return NULL;
-  }
-  return argv[++*i];
 }
 
 /* Returns 0 when the options parse, 1 (after one `error:` line) when they do not, 2 for --help. */
@@ -154,42 +114,42 @@ static int parse_arguments(int argc, char **argv, options *out) {
       out->dry_run = true;
     } else if (strcmp(arg, "--verbose") == 0) {
       out->verbose = true;
-    } else if ((value = flag_value("--steps", argc, argv, &i, &missing))) {
-      if (!parse_integer("--steps", value, 1, INT32_MAX, &out->steps))
+    } else if ((value = latch_cli_flag_value("--steps", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_integer(tool, "--steps", value, 1, INT32_MAX, &out->steps))
         return 1;
-    } else if ((value = flag_value("--init", argc, argv, &i, &missing))) {
-      if (!parse_seed("--init", value, &out->init_seed))
+    } else if ((value = latch_cli_flag_value("--init", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_seed(tool, "--init", value, &out->init_seed))
         return 1;
       out->has_init = true;
-    } else if ((value = flag_value("--random-inputs", argc, argv, &i, &missing))) {
-      if (!parse_seed("--random-inputs", value, &out->random_seed))
+    } else if ((value = latch_cli_flag_value("--random-inputs", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_seed(tool, "--random-inputs", value, &out->random_seed))
         return 1;
       out->has_random = true;
-    } else if ((value = flag_value("--input", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--input", argc, argv, &i, &missing))) {
       const char *eq = strchr(value, '=');
       if (!eq || eq == value || !eq[1])
         return error("--input needs NAME=FILE.npy, not '%s'", value), 1;
       if (out->input_count == MAX_INPUTS)
         return error("more than %d --input options", MAX_INPUTS), 1;
       out->inputs[out->input_count++] = (input_spec){value, (size_t)(eq - value), eq + 1};
-    } else if ((value = flag_value("--data", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--data", argc, argv, &i, &missing))) {
       out->data = value;
-    } else if ((value = flag_value("--dump-dir", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--dump-dir", argc, argv, &i, &missing))) {
       out->dump_dir = value;
-    } else if ((value = flag_value("--trace", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--trace", argc, argv, &i, &missing))) {
       out->trace = value;
-    } else if ((value = flag_value("--manifest", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--manifest", argc, argv, &i, &missing))) {
       out->manifest = value;
-    } else if ((value = flag_value("--mode", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--mode", argc, argv, &i, &missing))) {
       if (strcmp(value, "persistent") != 0)
         return error("--mode takes 'persistent' (the only mode of ABI version 1), not '%s'", value), 1;
-    } else if ((value = flag_value("--grid", argc, argv, &i, &missing))) {
-      if (!parse_integer("--grid", value, 1, INT32_MAX, &out->grid))
+    } else if ((value = latch_cli_flag_value("--grid", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_integer(tool, "--grid", value, 1, INT32_MAX, &out->grid))
         return 1;
-    } else if ((value = flag_value("--device", argc, argv, &i, &missing))) {
-      if (!parse_integer("--device", value, 0, 1023, &out->device))
+    } else if ((value = latch_cli_flag_value("--device", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_integer(tool, "--device", value, 0, 1023, &out->device))
         return 1;
-    } else if ((value = flag_value("--timeout", argc, argv, &i, &missing))) {
+    } else if ((value = latch_cli_flag_value("--timeout", argc, argv, &i, &missing))) {
       if (!parse_seconds("--timeout", value, &out->timeout))
         return 1;
     } else if (missing) {
@@ -217,25 +177,9 @@ static int parse_arguments(int argc, char **argv, options *out) {
 
 /* mkdir -p `path`. */
 static latch_status make_directory(const char *path) {
-  char buffer[4096];
-  size_t length = strlen(path);
-  if (length == 0 || length >= sizeof(buffer))
-    return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "bad directory name '%s'", path);
-  memcpy(buffer, path, length + 1);
-  for (size_t i = 1; i <= length; ++i) {
-    if (buffer[i] != '/' && buffer[i] != '\0')
-      continue;
-    char saved = buffer[i];
-    buffer[i] = '\0';
-    struct stat info;
-    if (stat(buffer, &info) != 0) {
-      if (mkdir(buffer, 0777) != 0 && errno != EEXIST)
-        return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "cannot create '%s': %s", buffer, strerror(errno));
-    } else if (!S_ISDIR(info.st_mode)) {
-      return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "'%s' is not a directory", buffer);
-    }
-    buffer[i] = saved;
-  }
+  char message[4400];
+  if (!latch_cli_make_directory(path, message, sizeof(message)))
+    return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "%s", message);
   return latch_ok_status();
 }
 

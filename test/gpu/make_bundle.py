@@ -306,7 +306,8 @@ def bundle_program(p, build, out, skipped):
 
 def copy_sources(out):
     src = os.path.join(out, "src")
-    for sub, names in (("runtime", None), ("support", ["init.c", "init.h", "npy.c", "npy.h"]),
+    for sub, names in (("runtime", None),
+                       ("support", ["cli.c", "cli.h", "init.c", "init.h", "npy.c", "npy.h"]),
                        ("tools", ["latch-run.c"])):
         os.makedirs(os.path.join(src, sub))
         folder = os.path.join(REPO, sub)

@@ -15,7 +15,8 @@ fi
 mkdir -p bin
 echo "building bin/latch-run with $CC (CUDA headers from $CUDA_HOME/include)"
 "$CC" -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$CUDA_HOME/include" \
-  src/runtime/*.c src/support/init.c src/support/npy.c src/tools/latch-run.c -ldl -lm -o bin/latch-run || {
+  src/runtime/*.c src/support/cli.c src/support/init.c src/support/npy.c src/tools/latch-run.c \
+  -ldl -lm -o bin/latch-run || {
   echo "run.sh: building latch-run failed" >&2
   exit 2
 }
