@@ -1,8 +1,9 @@
 # Makefile - the front door: installs what is missing, configures, builds and runs.
-#   make demo        the default pipeline over an example program, printing what each pass did
+#   make demo        TinyMoE from its forward program to PTX, stage by stage, then a short interpreter run
 #   make check       every test (lit/FileCheck suite, C API tests, JAX reference checks of latch-interp)
 #   make venv        the pinned Python environment of the JAX reference checks (.venv/)
 #   make check-asan  the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
+#   make gpu-bundle  PTX, manifests, references and runtime sources for the GPU checks (docs/gpu.md)
 
 LLVM_BIN     := /usr/lib/llvm-22/bin
 DEB_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake python3-venv

@@ -29,6 +29,18 @@ done
 cp "$out/stage.mlir" "$out/tinymoe-planned.mlir"
 echo "   (the planned update program: $out/tinymoe-planned.mlir)"
 
+echo "== the whole update as one persistent kernel: latch-compile, then --emit=ptx (LLVM's NVPTX backend)"
+start=$(date +%s.%N)
+"$build/latch-opt" "$out/tinymoe.mlir" --pass-pipeline='builtin.module(latch-compile)' --emit=ptx -o "$out/tinymoe.ptx"
+end=$(date +%s.%N)
+echo "   $out/tinymoe.ptx: $(wc -c < "$out/tinymoe.ptx") bytes of PTX, $(grep -c '^.func\|^.visible .entry\|^.entry' "$out/tinymoe.ptx" || true) functions, compiled in $(awk "BEGIN { printf \"%.1f\", $end - $start }") s"
+echo "   manifest: $(sed -n 's/.*"arena_bytes": \([0-9]*\).*/\1/p' "$out/tinymoe.ptx.manifest.json") arena bytes, $(grep -o '"tiles"' "$out/tinymoe.ptx.manifest.json" | wc -l) intervals"
+ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+if [ -x "$ptxas" ]; then
+  "$ptxas" -arch=sm_90 -v "$out/tinymoe.ptx" -o "$out/tinymoe.cubin" 2>&1 | grep -m1 'Used' | sed 's/^ptxas info *: /   ptxas sm_90: /'
+fi
+echo "   (run it on a GPU: docs/gpu.md)"
+
 echo "== 30 training updates of a small TinyMoE (1 layer, d_model 64) in the fp64 interpreter,"
 echo "   on a repeating 8-token stream"
 "$build/latch-gen" tinymoe --layers 1 --d-model 64 --heads 4 --experts 4 --ffn 128 --vocab 32 \

@@ -8,6 +8,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/GPU.h"
 
 #include "../dialects/ops.h"
 #include "../dialects/schedule.h"
@@ -164,7 +165,12 @@ static MlirLogicalResult run(MlirOperation module, const void *raw_options) {
   return mlirLogicalResultSuccess();
 }
 
+/* Upstream dialects whose ops this pass creates. */
+static const latch_dialect_handle_getter form_dialects[] = {mlirGetDialectHandle__gpu__};
+
 const latch_pass_info latch_form_intervals_pass = {
+    .dependent_dialects = form_dialects,
+    .dependent_dialect_count = sizeof(form_dialects) / sizeof(form_dialects[0]),
     .name = "latch-form-intervals",
     .summary = "Schedule a task program into an interval.program: one interval per task, tile counts set",
     .anchor = "builtin.module",

@@ -11,6 +11,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/Func.h"
 
 #include "../dialects/ops.h"
 #include "pass.h"
@@ -206,7 +207,12 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   return mlirLogicalResultSuccess();
 }
 
+/* Upstream dialects whose ops this pass creates. */
+static const latch_dialect_handle_getter optimizer_dialects[] = {mlirGetDialectHandle__func__};
+
 const latch_pass_info latch_optimizer_pass = {
+    .dependent_dialects = optimizer_dialects,
+    .dependent_dialect_count = sizeof(optimizer_dialects) / sizeof(optimizer_dialects[0]),
     .name = "latch-optimizer",
     .summary = "Write @f_update from @f_grad: one decoupled AdamW step per parameter",
     .anchor = "builtin.module",

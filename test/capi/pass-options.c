@@ -1,5 +1,5 @@
 /* pass-options.c - C-level test of latch_pass_options_parse on a local pass description with one option
- * of each kind (no pass in passes.def has options yet, and this registers nothing).
+ * of each kind (on a local pass description: this registers nothing).
  * Run by test/lit/latch-opt/pass-options.test; the CHECK lines below are matched against its output. */
 #include <inttypes.h>
 #include <stddef.h>

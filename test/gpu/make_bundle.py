@@ -35,7 +35,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PIPELINES = {
     "forward": "builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
                "latch-lower-tasks,latch-lower-intervals)",
-    # latch-compile as docs/device-abi.md defines it (written out: a named pipeline may not be registered).
+    # latch-compile's passes as docs/device-abi.md lists them (written out so the bundle states what it ran).
     "train": "builtin.module(latch-train,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
              "latch-verify-arena,latch-lower-tasks,latch-lower-intervals)",
 }
