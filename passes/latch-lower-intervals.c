@@ -1,7 +1,9 @@
 /* latch-lower-intervals.c - writes the persistent kernel `gpu.func @latch_main` of gpu.module @latch from an
  * arena-planned interval.program (docs/device-abi.md): interval by interval a static tile loop that calls
  * the tasks' device functions, a grid barrier between intervals, trace points; and records the manifest
- * as the string attribute `latch.manifest` on the gpu.module.
+ * as the string attribute `latch.manifest` on the gpu.module. With `staged=true` it also writes the staged
+ * control (docs/device-abi.md "Staged control"): one kernel per interval wave, with the same tile loop, no
+ * grid barrier, and PDL's griddepcontrol wait / launch_dependents.
  *
  * The kernel is generated as MLIR text of upstream dialects (gpu, scf, arith, llvm, nvvm, func), parsed
  * into the context inside a scratch gpu.module that declares the device functions, and moved into
@@ -36,6 +38,16 @@
 /* The tile loop counts in i32 and adds gridDim.x to the tile index: totals stay far from overflow. */
 #define MAX_INTERVAL_TILES ((int64_t)1 << 30)
 #define MAX_SYMBOL 128
+
+typedef struct lower_options {
+  bool staged;
+} lower_options;
+
+static const latch_pass_option lower_option_table[] = {
+    {"staged", LATCH_OPTION_BOOL, "false",
+     "also write one kernel per interval (per wave) for latch-run --mode=staged, listed as staged_kernels",
+     offsetof(lower_options, staged)},
+};
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
@@ -89,6 +101,7 @@ typedef struct lowerer {
   int64_t *interval_tiles;
   int *interval_waves; /* waves per interval */
   int interval_count;
+  bool staged; /* also write the staged kernels */
   int errors;
 } lowerer;
 
@@ -132,6 +145,21 @@ static bool find_parts(lowerer *l, MlirOperation module) {
     return false;
   }
   return true;
+}
+
+/* The staged kernel of interval `interval`, wave `wave`: latch_interval_<i> when the interval has one wave
+ * (or none), else latch_interval_<i>_<w>. */
+static void staged_kernel_name(const lowerer *l, int interval, int wave, char *out) {
+  if (l->interval_waves[interval] <= 1)
+    snprintf(out, MAX_SYMBOL, "latch_interval_%d", interval);
+  else
+    snprintf(out, MAX_SYMBOL, "latch_interval_%d_%d", interval, wave);
+}
+
+/* Staged kernels of interval `interval`: one per wave, and one for an interval without tasks (it still
+ * carries the interval's trace points). */
+static int staged_waves(const lowerer *l, int interval) {
+  return l->interval_waves[interval] > 1 ? l->interval_waves[interval] : 1;
 }
 
 /* The device function of task number `index`: its `task.device_function` attribute, else task_<index>. */
@@ -231,6 +259,14 @@ static bool read_program(lowerer *l) {
   MlirOperation existing = mlirSymbolTableLookup(symbols, str("latch_main"));
   if (!mlirOperationIsNull(existing))
     report(l, existing, "gpu.module @latch already holds @latch_main");
+  for (int i = 0; l->staged && i < l->interval_count; ++i)
+    for (int wave = 0; wave < staged_waves(l, i); ++wave) {
+      char name[MAX_SYMBOL];
+      staged_kernel_name(l, i, wave, name);
+      existing = mlirSymbolTableLookup(symbols, str(name));
+      if (!mlirOperationIsNull(existing))
+        report(l, existing, "gpu.module @latch already holds @%s", name);
+    }
   mlirSymbolTableDestroy(symbols);
   return l->errors == 0;
 }
@@ -340,6 +376,48 @@ static void write_barrier(writer *w, int interval, bool trace) {
   latch_text_put(t, "    nvvm.barrier0\n");
 }
 
+/* docs/device-abi.md "Staged control": the kernel of wave `wave` of interval `interval`, launched on its
+ * own (normal launch, same grid) with programmatic dependent launch. It waits for the previous kernel of
+ * the stream (griddepcontrol.wait: that grid has completed and its writes are visible) before anything
+ * else, runs the same static tile loop as @latch_main, lets the next kernel launch once the CTA's tiles are
+ * done (bar.sync, then griddepcontrol.launch_dependents) and has no grid barrier. The interval's first wave
+ * writes trace point 0 (after the wait), its last points 1 and 2 (one timer read, as for the persistent
+ * kernel's last interval). */
+static void write_staged_kernel(writer *w, const lowerer *l, int interval, int wave) {
+  latch_text *t = w->t;
+  char name[MAX_SYMBOL];
+  staged_kernel_name(l, interval, wave, name);
+  bool first = wave == 0, last = wave + 1 == staged_waves(l, interval);
+  latch_text_put(t,
+                 "  gpu.func @%s(%%args: !llvm.ptr<1>) kernel attributes {nvvm.reqntid = array<i32: %d, 1, 1>} {\n",
+                 name, BLOCK_THREADS);
+  latch_text_put(t, "    nvvm.griddepcontrol wait\n");
+  latch_text_put(t, "    %%c0 = arith.constant 0 : i32\n");
+  latch_text_put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
+  latch_text_put(t, "    %%grid = nvvm.read.ptx.sreg.nctaid.x : i32\n");
+  latch_text_put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
+  latch_text_put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
+  latch_text_put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
+                 ARG_TRACE);
+  latch_text_put(t, "    %%trace_word = llvm.load %%trace_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
+  latch_text_put(t, "    %%trace = llvm.inttoptr %%trace_word : i64 to !llvm.ptr<1>\n");
+  latch_text_put(t, "    %%no_trace = arith.constant 0 : i64\n");
+  latch_text_put(t, "    %%tracing = arith.cmpi ne, %%trace_word, %%no_trace : i64\n");
+  latch_text_put(t, "    %%trace_leader = arith.andi %%tracing, %%leader : i1\n");
+  latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
+  latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
+  latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
+  if (first)
+    write_trace(w, "    ", "%trace_leader", interval, 0, 1);
+  write_tile_loop(w, l, interval, wave);
+  latch_text_put(t, "    nvvm.barrier0\n");
+  latch_text_put(t, "    nvvm.griddepcontrol launch_dependents\n");
+  if (last)
+    write_trace(w, "    ", "%trace_leader", interval, 1, 2);
+  latch_text_put(t, "    gpu.return\n");
+  latch_text_put(t, "  }\n");
+}
+
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, latch_text *t) {
   writer w = {t, 0};
@@ -394,6 +472,9 @@ static void write_kernel(const lowerer *l, latch_text *t) {
   }
   latch_text_put(t, "    gpu.return\n");
   latch_text_put(t, "  }\n");
+  for (int i = 0; l->staged && i < l->interval_count; ++i)
+    for (int wave = 0; wave < staged_waves(l, i); ++wave)
+      write_staged_kernel(&w, l, i, wave);
   latch_text_put(t, "}\n");
 }
 
@@ -418,14 +499,18 @@ static bool insert_kernel(lowerer *l) {
     report(l, l->program, "the generated kernel did not parse (a bug in this pass)");
     return false;
   }
+  /* @latch_main, then (staged=true) the staged kernels, in order. */
   MlirBlock scratch_body = mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0));
-  MlirOperation kernel = mlirBlockGetFirstOperation(scratch_body);
-  while (!mlirOperationIsNull(kernel) && !latch_op_is(kernel, "gpu.func"))
-    kernel = mlirOperationGetNextInBlock(kernel);
   MlirLocation loc = mlirOperationGetLocation(l->program);
-  mlirOperationWalk(kernel, relocate, &loc, MlirWalkPreOrder);
-  mlirOperationRemoveFromParent(kernel);
-  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), kernel);
+  MlirBlock target = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(scratch_body), next; !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    if (!latch_op_is(op, "gpu.func"))
+      continue;
+    mlirOperationWalk(op, relocate, &loc, MlirWalkPreOrder);
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(target, op);
+  }
   mlirOperationDestroy(scratch);
   return true;
 }
@@ -618,6 +703,17 @@ static bool record_manifest(lowerer *l) {
     put_json_string(&t, latch_interval_name(l->markers[i]));
     latch_text_put(&t, ", \"tiles\": %lld}", (long long)l->interval_tiles[i]);
   }
+  if (l->staged) {
+    latch_text_put(&t, "],\n \"staged_kernels\": [");
+    bool any = false;
+    for (int i = 0; i < l->interval_count; ++i)
+      for (int wave = 0; wave < staged_waves(l, i); ++wave) {
+        char name[MAX_SYMBOL];
+        staged_kernel_name(l, i, wave, name);
+        latch_text_put(&t, any ? ", \"%s\"" : "\"%s\"", name);
+        any = true;
+      }
+  }
   latch_text_put(&t, "],\n \"args\": [");
   for (intptr_t k = 0, n = mlirBlockGetNumArguments(s->body); k < n; ++k) {
     latch_text_put(&t, k ? ",\n" : "\n");
@@ -640,10 +736,10 @@ static bool record_manifest(lowerer *l) {
 }
 
 static MlirLogicalResult run(MlirOperation module, const void *options) {
-  (void)options;
   lowerer l;
   memset(&l, 0, sizeof(l));
   l.context = mlirOperationGetContext(module);
+  l.staged = ((const lower_options *)options)->staged;
   if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)
@@ -664,6 +760,9 @@ const latch_pass_info latch_lower_intervals_pass = {
     .name = "latch-lower-intervals",
     .summary = "Write the persistent kernel @latch_main (tile loops, grid barriers, trace) and latch.manifest",
     .anchor = "builtin.module",
+    .options = lower_option_table,
+    .option_count = sizeof(lower_option_table) / sizeof(lower_option_table[0]),
+    .options_size = sizeof(lower_options),
     .dependent_dialects = dialects,
     .dependent_dialect_count = sizeof(dialects) / sizeof(dialects[0]),
     .run = run,

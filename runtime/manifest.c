@@ -206,6 +206,31 @@ static bool read_intervals(reader *r, const latch_json_value *root, latch_manife
   return true;
 }
 
+/* The optional "staged_kernels": a non-empty array of kernel names (non-empty strings), in launch order. */
+static bool read_staged_kernels(reader *r, const latch_json_value *root, latch_manifest *m) {
+  if (!latch_json_object_get(root, "staged_kernels"))
+    return true;
+  const latch_json_value *list = get(r, root, "", "staged_kernels", LATCH_JSON_ARRAY, true);
+  if (!list)
+    return false;
+  if (list->count == 0)
+    return fail(r, list, "staged_kernels", "when present, lists at least one kernel");
+  m->staged_kernels = calloc(list->count, sizeof(*m->staged_kernels));
+  if (!m->staged_kernels)
+    return fail(r, list, "staged_kernels", "out of memory");
+  m->staged_kernel_count = (int64_t)list->count;
+  for (size_t i = 0; i < list->count; ++i) {
+    char where[64];
+    snprintf(where, sizeof(where), "staged_kernels[%zu]", i);
+    const latch_json_value *item = list->elements[i];
+    if (item->kind != LATCH_JSON_STRING)
+      return fail(r, item, where, "expected a string, found %s", latch_json_kind_name(item->kind));
+    if (!(m->staged_kernels[i] = copy_string(r, item, where, false)))
+      return false;
+  }
+  return true;
+}
+
 static bool read_args(reader *r, const latch_json_value *root, latch_manifest *m) {
   const latch_json_value *list = get(r, root, "", "args", LATCH_JSON_ARRAY, true);
   if (!list)
@@ -367,8 +392,8 @@ static bool read_results(reader *r, const latch_json_value *root, latch_manifest
 static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m) {
   if (root->kind != LATCH_JSON_OBJECT)
     return fail(r, root, "", "a manifest is a JSON object, not %s", latch_json_kind_name(root->kind));
-  static const char *const keys[] = {"version",   "kernel",    "block", "dynamic_shared_bytes", "arena_bytes",
-                                     "intervals", "args",      "results", NULL};
+  static const char *const keys[] = {"version",   "kernel", "block",   "dynamic_shared_bytes", "arena_bytes",
+                                     "intervals", "args",   "results", "staged_kernels",       NULL};
   if (!check_keys(r, root, "", keys))
     return false;
   if (!read_integer(r, root, "", "version", INT64_MIN, INT64_MAX, true, &m->version))
@@ -400,7 +425,8 @@ static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m
   if (!read_integer(r, root, "", "dynamic_shared_bytes", 0, INT32_MAX, true, &m->dynamic_shared_bytes) ||
       !read_integer(r, root, "", "arena_bytes", 0, INT64_MAX, true, &m->arena_bytes))
     return false;
-  return read_intervals(r, root, m) && read_args(r, root, m) && read_results(r, root, m);
+  return read_intervals(r, root, m) && read_staged_kernels(r, root, m) && read_args(r, root, m) &&
+         read_results(r, root, m);
 }
 
 latch_status latch_manifest_parse(const char *name, const char *text, size_t length, latch_manifest *out_manifest) {
@@ -475,6 +501,9 @@ void latch_manifest_deinitialize(latch_manifest *manifest) {
     free(manifest->intervals[i].kind);
   }
   free(manifest->intervals);
+  for (int64_t i = 0; manifest->staged_kernels && i < manifest->staged_kernel_count; ++i)
+    free(manifest->staged_kernels[i]);
+  free(manifest->staged_kernels);
   for (int64_t i = 0; i < manifest->arg_count; ++i)
     free(manifest->args ? manifest->args[i].tensor.name : NULL);
   free(manifest->args);

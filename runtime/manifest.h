@@ -66,6 +66,10 @@ typedef struct latch_manifest {
   int64_t arena_bytes;
   int64_t interval_count;
   latch_manifest_interval *intervals;
+  /* Optional ("staged_kernels", from latch-lower-intervals{staged=true}): the staged control's kernels in
+   * launch order (docs/device-abi.md "Staged control"); 0 and NULL when absent. */
+  int64_t staged_kernel_count;
+  char **staged_kernels;
   int64_t arg_count;
   latch_manifest_arg *args;
   int64_t result_count;

@@ -70,7 +70,7 @@ static latch_status choose_grid(latch_program *p, const latch_program_options *o
                            (&p->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, p->device), "counting SMs");
   LATCH_CU_RETURN_IF_ERROR(d, cuDeviceGetAttribute, (&cooperative, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, p->device),
                            "asking for cooperative launch support");
-  if (!cooperative)
+  if (!cooperative && !options->staged)
     return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
                              "device %d (%s) does not support cooperative launches, which the grid barrier needs",
                              options->device_ordinal, p->device_name);
@@ -98,7 +98,8 @@ static latch_status choose_grid(latch_program *p, const latch_program_options *o
                              "static and %lld of dynamic shared memory)",
                              m->kernel, threads, p->registers, static_shared, (long long)m->dynamic_shared_bytes);
   int64_t most = (int64_t)p->sm_count * p->ctas_per_sm;
-  if (options->grid > most)
+  /* Staged kernels have no grid barrier: their CTAs need not be co-resident. */
+  if (options->grid > most && !options->staged)
     return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED,
                              "a cooperative launch of %d CTAs needs them all co-resident, but at most %d SMs x %d "
                              "CTAs per SM = %lld fit (kernel '%s': %d threads, %d registers per thread, %lld bytes "
@@ -106,6 +107,90 @@ static latch_status choose_grid(latch_program *p, const latch_program_options *o
                              options->grid, p->sm_count, p->ctas_per_sm, (long long)most, m->kernel, threads,
                              p->registers, (long long)m->dynamic_shared_bytes);
   p->grid = options->grid > 0 ? options->grid : (int)most;
+  return latch_ok_status();
+}
+
+/* Staged mode: finds every kernel of the manifest's "staged_kernels". */
+static latch_status load_staged_kernels(latch_program *p, const char *image_name) {
+  const latch_manifest *m = p->manifest;
+  latch_cuda_driver *d = &p->driver;
+  int threads = m->block[0] * m->block[1] * m->block[2];
+  if (m->staged_kernel_count == 0)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
+                             "the manifest lists no \"staged_kernels\" (compile with "
+                             "latch-lower-intervals{staged=true})");
+  p->staged_kernels = calloc((size_t)m->staged_kernel_count, sizeof(CUfunction));
+  if (!p->staged_kernels)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int64_t i = 0; i < m->staged_kernel_count; ++i) {
+    const char *name = m->staged_kernels[i];
+    int max_threads = 0;
+    LATCH_CU_RETURN_IF_ERROR(d, cuModuleGetFunction, (&p->staged_kernels[i], p->module, name),
+                             "finding the staged kernel '%s' (staged_kernels[%lld]) in '%s'", name, (long long)i,
+                             image_name);
+    LATCH_CU_RETURN_IF_ERROR(d, cuFuncGetAttribute,
+                             (&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, p->staged_kernels[i]),
+                             "reading the largest block of '%s'", name);
+    if (threads > max_threads)
+      return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED,
+                               "staged kernel '%s' can run at most %d threads per CTA, but the manifest's block has %d",
+                               name, max_threads, threads);
+    if (m->dynamic_shared_bytes > 48 * 1024)
+      LATCH_CU_RETURN_IF_ERROR(d, cuFuncSetAttribute,
+                               (p->staged_kernels[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                (int)m->dynamic_shared_bytes),
+                               "allowing %lld bytes of dynamic shared memory for '%s'",
+                               (long long)m->dynamic_shared_bytes, name);
+  }
+  return latch_ok_status();
+}
+
+/* Staged mode: captures one update (every staged kernel in order, each a normal launch of the grid; each
+ * after the first with programmatic stream serialization, so it may launch as soon as the previous kernel's
+ * CTAs have all executed griddepcontrol.launch_dependents, and its griddepcontrol.wait orders its memory
+ * accesses after that kernel) into a CUDA graph on a stream of its own, and instantiates it. */
+static latch_status capture_graph(latch_program *p) {
+  const latch_manifest *m = p->manifest;
+  latch_cuda_driver *d = &p->driver;
+  /* A blocking stream: work on the legacy default stream (the memsets and copies) stays ordered with it. */
+  LATCH_CU_RETURN_IF_ERROR(d, cuStreamCreate, (&p->stream, CU_STREAM_DEFAULT), "creating the staged stream");
+  LATCH_CU_RETURN_IF_ERROR(d, cuStreamBeginCapture_v2, (p->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                           "starting the capture of the staged update");
+  CUdeviceptr arg_block = p->arg_block;
+  void *params[] = {&arg_block};
+  latch_status status = latch_ok_status();
+  for (int64_t i = 0; i < m->staged_kernel_count && !status; ++i) {
+    CUlaunchAttribute attribute;
+    memset(&attribute, 0, sizeof(attribute));
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config;
+    memset(&config, 0, sizeof(config));
+    config.gridDimX = (unsigned)p->grid;
+    config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = (unsigned)m->block[0];
+    config.blockDimY = (unsigned)m->block[1];
+    config.blockDimZ = (unsigned)m->block[2];
+    config.sharedMemBytes = (unsigned)m->dynamic_shared_bytes;
+    config.hStream = p->stream;
+    config.attrs = i > 0 ? &attribute : NULL;
+    config.numAttrs = i > 0 ? 1 : 0;
+    status = LATCH_CU_CALL(d, cuLaunchKernelEx, (&config, p->staged_kernels[i], params, NULL));
+    if (status)
+      status = latch_status_annotate(status, __FILE__, __LINE__, "capturing staged kernel '%s' on %d CTAs",
+                                     m->staged_kernels[i], p->grid);
+  }
+  /* The capture ends even after a failed launch, so that the stream is usable (and destroyable). */
+  CUgraph graph = NULL;
+  CUresult ended = d->cuStreamEndCapture(p->stream, &graph);
+  p->graph = graph;
+  if (status)
+    return status;
+  if (ended != CUDA_SUCCESS)
+    return latch_status_annotate(latch_cuda_result_status(d, ended, "cuStreamEndCapture", __FILE__, __LINE__),
+                                 __FILE__, __LINE__, "ending the capture of the staged update");
+  LATCH_CU_RETURN_IF_ERROR(d, cuGraphInstantiateWithFlags, (&p->graph_exec, p->graph, 0),
+                           "instantiating the graph of %lld staged kernels", (long long)m->staged_kernel_count);
   return latch_ok_status();
 }
 
@@ -140,6 +225,8 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
                         "loading the program on %s (sm_%d%d)", p->device_name, p->compute_major, p->compute_minor);
   LATCH_CU_RETURN_IF_ERROR(d, cuModuleGetFunction, (&p->kernel, p->module, m->kernel),
                            "finding the kernel '%s' (the manifest's \"kernel\") in '%s'", m->kernel, image_name);
+  if (options->staged)
+    LATCH_RETURN_IF_ERROR(load_staged_kernels(p, image_name), "setting up the staged control");
   LATCH_RETURN_IF_ERROR(choose_grid(p, options), "choosing the grid of '%s'", m->kernel);
 
   LATCH_RETURN_IF_ERROR(allocate(p, (size_t)m->arena_bytes, "the arena", &p->arena), "setting up the arena");
@@ -177,6 +264,8 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
   LATCH_RETURN_IF_ERROR(status, "setting up the argument block");
   LATCH_CU_RETURN_IF_ERROR(d, cuEventCreate, (&p->start, CU_EVENT_DEFAULT), "creating timing events");
   LATCH_CU_RETURN_IF_ERROR(d, cuEventCreate, (&p->end, CU_EVENT_DEFAULT), "creating timing events");
+  if (options->staged)
+    LATCH_RETURN_IF_ERROR(capture_graph(p), "setting up the staged control");
   return latch_ok_status();
 }
 
@@ -186,6 +275,7 @@ latch_status latch_program_initialize(const latch_manifest *manifest, const char
   memset(out_program, 0, sizeof(*out_program));
   out_program->manifest = manifest;
   out_program->timeout_seconds = options->timeout_seconds;
+  out_program->staged = options->staged;
   latch_status status = initialize(out_program, image_name, image, image_size, options);
   if (status)
     latch_program_deinitialize(out_program);
@@ -196,6 +286,12 @@ void latch_program_deinitialize(latch_program *p) {
   latch_cuda_driver *d = &p->driver;
   if (d->library && !p->wedged) {
     /* Cleanup failures are not reported: the first failure (if any) is already on its way out. */
+    if (p->graph_exec)
+      d->cuGraphExecDestroy(p->graph_exec);
+    if (p->graph)
+      d->cuGraphDestroy(p->graph);
+    if (p->stream)
+      d->cuStreamDestroy_v2(p->stream);
     if (p->start)
       d->cuEventDestroy_v2(p->start);
     if (p->end)
@@ -213,6 +309,7 @@ void latch_program_deinitialize(latch_program *p) {
       d->cuDevicePrimaryCtxRelease_v2(p->device);
   }
   free(p->buffers);
+  free(p->staged_kernels);
   /* A wedged kernel may still run: keep the driver loaded (process exit tears the context down). */
   if (!p->wedged)
     latch_cuda_driver_unload(d);
@@ -292,13 +389,19 @@ latch_status latch_program_launch(latch_program *p, bool trace, double *out_mill
   }
   CUdeviceptr arg_block = p->arg_block;
   void *params[] = {&arg_block};
-  LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->start, NULL), "recording the start event");
-  LATCH_CU_RETURN_IF_ERROR(d, cuLaunchCooperativeKernel,
-                           (p->kernel, (unsigned)p->grid, 1, 1, (unsigned)m->block[0], (unsigned)m->block[1],
-                            (unsigned)m->block[2], (unsigned)m->dynamic_shared_bytes, NULL, params),
-                           "launching '%s' cooperatively on %d CTAs of %d x %d x %d threads", m->kernel, p->grid,
-                           m->block[0], m->block[1], m->block[2]);
-  LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->end, NULL), "recording the end event");
+  CUstream stream = p->staged ? p->stream : NULL;
+  LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->start, stream), "recording the start event");
+  if (p->staged)
+    LATCH_CU_RETURN_IF_ERROR(d, cuGraphLaunch, (p->graph_exec, p->stream),
+                             "launching the graph of %lld staged kernels on %d CTAs of %d x %d x %d threads",
+                             (long long)m->staged_kernel_count, p->grid, m->block[0], m->block[1], m->block[2]);
+  else
+    LATCH_CU_RETURN_IF_ERROR(d, cuLaunchCooperativeKernel,
+                             (p->kernel, (unsigned)p->grid, 1, 1, (unsigned)m->block[0], (unsigned)m->block[1],
+                              (unsigned)m->block[2], (unsigned)m->dynamic_shared_bytes, NULL, params),
+                             "launching '%s' cooperatively on %d CTAs of %d x %d x %d threads", m->kernel, p->grid,
+                             m->block[0], m->block[1], m->block[2]);
+  LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->end, stream), "recording the end event");
   LATCH_RETURN_IF_ERROR(wait_for_end(p, p->timeout_seconds), "waiting for the update to finish");
   float milliseconds = 0;
   LATCH_CU_RETURN_IF_ERROR(d, cuEventElapsedTime_v2, (&milliseconds, p->start, p->end), "timing the update");

@@ -1,6 +1,8 @@
 /* program.h - one compiled Latch program on one GPU: the driver table, the primary context, the module
  * (PTX through the JIT, or a cubin) and its persistent kernel, the grid, every device buffer of the
- * argument block (docs/device-abi.md) and the launch of one update. */
+ * argument block (docs/device-abi.md) and the launch of one update. In staged mode (docs/device-abi.md
+ * "Staged control") an update is instead one CUDA graph of the manifest's staged kernels, each a normal
+ * launch of the same grid, joined by programmatic dependent launch. */
 #ifndef LATCH_RUNTIME_PROGRAM_H
 #define LATCH_RUNTIME_PROGRAM_H
 
@@ -16,6 +18,7 @@ typedef struct latch_program_options {
   int device_ordinal;
   int grid;                   /* CTAs; 0: SMs x the most co-resident CTAs per SM */
   bool tracing;               /* allocate the trace buffer (latch_program_launch may then trace) */
+  bool staged;                /* run the manifest's staged_kernels as a CUDA graph instead of latch_main */
   bool verbose_jit;           /* keep the JIT info log (registers, spills) */
   double timeout_seconds;     /* an update that runs longer is an error; <= 0: wait forever */
 } latch_program_options;
@@ -40,6 +43,13 @@ typedef struct latch_program {
   CUdeviceptr *buffers; /* one per program argument */
   int64_t trace_words;  /* grid * intervals * 3 */
   CUevent start, end;
+  /* Staged mode: the kernels of manifest->staged_kernels, the stream the graph was captured on and
+   * runs on, the captured graph and its executable. */
+  bool staged;
+  CUfunction *staged_kernels;
+  CUstream stream;
+  CUgraph graph;
+  CUgraphExec graph_exec;
   double timeout_seconds;
   bool wedged; /* an update never finished: the context cannot be torn down safely */
 } latch_program;
@@ -59,8 +69,9 @@ latch_status latch_program_read_arg(latch_program *program, int64_t index, void 
 latch_status latch_program_read_result(latch_program *program, int64_t index, void *host);
 
 /* Runs one update: zeroes the barrier counter (and, with `trace`, the trace buffer, whose address goes
- * into args[2] for this launch only), launches the kernel cooperatively, waits (at most the timeout) and
- * returns the kernel's time from CUDA events in milliseconds. */
+ * into args[2] for this launch only), launches the kernel cooperatively (staged mode: launches the graph of
+ * staged kernels), waits (at most the timeout) and returns the update's time from CUDA events in
+ * milliseconds. */
 latch_status latch_program_launch(latch_program *program, bool trace, double *out_milliseconds);
 
 /* Copies the trace buffer (trace_words u64) of the last traced update to `out`. */

@@ -131,13 +131,16 @@ static bool needs_libdevice(LLVMModuleRef module) {
   return false;
 }
 
-/* Everything defined but the kernel becomes internal, so that O3 inlines it and drops what is unused
- * (the task functions' C wrappers, all of libdevice but what the tasks call). */
+/* Everything defined but the kernels (@latch_main and, with latch-lower-intervals{staged=true}, the staged
+ * kernels: every function of the PTX kernel calling convention) becomes internal, so that O3 inlines it and
+ * drops what is unused (the task functions' C wrappers, all of libdevice but what the tasks call). */
 static void internalize(LLVMModuleRef module, const char *kernel) {
   for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = LLVMGetNextFunction(f)) {
     size_t length;
     const char *name = LLVMGetValueName2(f, &length);
-    if (!LLVMIsDeclaration(f) && !(length == strlen(kernel) && memcmp(name, kernel, length) == 0))
+    bool is_kernel = LLVMGetFunctionCallConv(f) == LLVMPTXKernelCallConv ||
+                     (length == strlen(kernel) && memcmp(name, kernel, length) == 0);
+    if (!LLVMIsDeclaration(f) && !is_kernel)
       LLVMSetLinkage(f, LLVMInternalLinkage);
   }
   for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = LLVMGetNextGlobal(g))

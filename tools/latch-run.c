@@ -1,6 +1,7 @@
 /* latch-run.c - runs a compiled Latch program (PTX or cubin plus FILE.manifest.json from `latch-opt
  * --emit=ptx`) on a GPU through the CUDA driver (runtime/): fills the arguments like latch-interp (--init,
- * --random-inputs, --input, --data), runs N updates as N cooperative launches of the persistent kernel,
+ * --random-inputs, --input, --data), runs N updates as N cooperative launches of the persistent kernel
+ * (or, with --mode=staged, N launches of a CUDA graph of one kernel per interval),
  * prints every update's loss and the median update time, and optionally writes a per-CTA trace and every
  * buffer as .npy. Needs only libcuda at run time (loaded with dlopen), no LLVM or MLIR. */
 #include <errno.h>
@@ -42,7 +43,11 @@ static const char usage[] =
     "  --trace FILE.json        trace the last update: write a Chrome/Perfetto trace (one track per CTA)\n"
     "                           and print the share of CTA time spent waiting at grid barriers, overall\n"
     "                           and per interval kind (the interval name after its first '.', up to a '+')\n"
-    "  --mode=persistent        one persistent kernel per update (the only mode of ABI version 1)\n"
+    "  --mode=persistent        one persistent kernel per update, cooperatively launched (the default)\n"
+    "  --mode=staged            the same-tiles control: each interval (wave) as its own kernel, the\n"
+    "                           manifest's \"staged_kernels\" (latch-lower-intervals{staged=true}), launched\n"
+    "                           in order on the same grid with programmatic dependent launch, as one CUDA\n"
+    "                           graph per update (docs/device-abi.md \"Staged control\")\n"
     "  --manifest FILE          the manifest (default: PROG.ptx.manifest.json)\n"
     "  --grid N                 CTAs to launch (default: SMs x the CTAs that fit on one SM)\n"
     "  --device N               the CUDA device (default 0)\n"
@@ -78,6 +83,7 @@ typedef struct options {
   int64_t device;
   double timeout;
   bool dry_run, verbose;
+  bool staged; /* --mode=staged */
 } options;
 
 static const char tool[] = "latch-run";
@@ -141,8 +147,12 @@ static int parse_arguments(int argc, char **argv, options *out) {
     } else if ((value = latch_cli_flag_value("--manifest", argc, argv, &i, &missing))) {
       out->manifest = value;
     } else if ((value = latch_cli_flag_value("--mode", argc, argv, &i, &missing))) {
-      if (strcmp(value, "persistent") != 0)
-        return error("--mode takes 'persistent' (the only mode of ABI version 1), not '%s'", value), 1;
+      if (strcmp(value, "persistent") == 0)
+        out->staged = false;
+      else if (strcmp(value, "staged") == 0)
+        out->staged = true;
+      else
+        return error("--mode takes 'persistent' or 'staged', not '%s'", value), 1;
     } else if ((value = latch_cli_flag_value("--grid", argc, argv, &i, &missing))) {
       if (!latch_cli_parse_integer(tool, "--grid", value, 1, INT32_MAX, &out->grid))
         return 1;
@@ -469,6 +479,9 @@ static latch_status run_updates(run_state *s) {
          p->device_name, p->compute_major, p->compute_minor, p->sm_count, p->driver_version / 1000,
          (p->driver_version % 1000) / 10, m->kernel, p->registers, p->ctas_per_sm, p->grid,
          m->block[0] * m->block[1] * m->block[2], (long long)arena_kib);
+  if (o->staged)
+    printf("mode staged: %lld kernels (%s ... %s) as one CUDA graph per update, programmatic dependent launch\n",
+           (long long)m->staged_kernel_count, m->staged_kernels[0], m->staged_kernels[m->staged_kernel_count - 1]);
   if (o->verbose && p->jit_info_log[0])
     printf("JIT info log:\n%s\n", p->jit_info_log);
   for (int64_t k = 0; k < m->arg_count; ++k) {
@@ -536,6 +549,24 @@ static latch_status check_image(const char *path, const char *image, size_t size
   return latch_ok_status();
 }
 
+/* --mode=staged: the manifest lists the staged kernels, and PTX text defines each of them as an entry. */
+static latch_status check_staged(const char *path, const latch_manifest *m, const char *image, size_t size) {
+  if (m->staged_kernel_count == 0)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
+                             "--mode=staged: the manifest lists no \"staged_kernels\" (compile with "
+                             "latch-lower-intervals{staged=true})");
+  if (size >= 4 && !memchr(image, '\0', size) && strstr(image, ".version"))
+    for (int64_t i = 0; i < m->staged_kernel_count; ++i) {
+      char entry[600];
+      snprintf(entry, sizeof(entry), ".entry %s(", m->staged_kernels[i]);
+      if (!strstr(image, entry))
+        return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT,
+                                 "--mode=staged: '%s' has no kernel '%s' (staged_kernels[%lld] of the manifest)",
+                                 path, m->staged_kernels[i], (long long)i);
+    }
+  return latch_ok_status();
+}
+
 static latch_status run(run_state *s) {
   const options *o = s->opts;
   if (o->manifest)
@@ -547,13 +578,16 @@ static latch_status run(run_state *s) {
   LATCH_RETURN_IF_ERROR(latch_read_file(o->program, (size_t)1 << 31, &s->image, &s->image_size),
                         "reading the program");
   LATCH_RETURN_IF_ERROR(check_image(o->program, s->image, s->image_size), "reading the program");
+  if (o->staged)
+    LATCH_RETURN_IF_ERROR(check_staged(o->program, &s->manifest, s->image, s->image_size), "reading the program");
   s->loss_result = find_loss(&s->manifest);
   LATCH_RETURN_IF_ERROR_AS_IS(plan_arguments(s));
   if (!o->dry_run) {
     /* The device first: a missing driver or a kernel that does not load is reported before the host
      * spends seconds initialising large parameters. */
     latch_program_options program_options = {.device_ordinal = (int)o->device, .grid = (int)o->grid,
-                                             .tracing = o->trace != NULL, .verbose_jit = o->verbose,
+                                             .tracing = o->trace != NULL, .staged = o->staged,
+                                             .verbose_jit = o->verbose,
                                              .timeout_seconds = o->timeout};
     LATCH_RETURN_IF_ERROR(latch_program_initialize(&s->manifest, o->program, s->image, s->image_size,
                                                    &program_options, &s->program),
@@ -565,6 +599,12 @@ static latch_status run(run_state *s) {
     printf("dry run: %s: kernel %s, %lld intervals, %lld arguments, %lld results, arena %lld bytes\n", o->program,
            s->manifest.kernel, (long long)s->manifest.interval_count, (long long)s->manifest.arg_count,
            (long long)s->manifest.result_count, (long long)s->manifest.arena_bytes);
+    if (o->staged) {
+      printf("staged: %lld kernels, one graph per update:", (long long)s->manifest.staged_kernel_count);
+      for (int64_t i = 0; i < s->manifest.staged_kernel_count; ++i)
+        printf(" %s", s->manifest.staged_kernels[i]);
+      printf("\n");
+    }
     if (o->verbose)
       for (int64_t k = 0; k < s->manifest.arg_count; ++k) {
         const latch_manifest_arg *a = &s->manifest.args[k];

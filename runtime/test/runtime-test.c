@@ -156,6 +156,8 @@ static int cmd_manifest(const char *path) {
   for (int64_t i = 0; i < m.interval_count; ++i)
     printf("interval %lld \"%s\" kind \"%s\" tiles %lld\n", (long long)i, m.intervals[i].name, m.intervals[i].kind,
            (long long)m.intervals[i].tiles);
+  for (int64_t i = 0; i < m.staged_kernel_count; ++i)
+    printf("staged_kernel %lld %s\n", (long long)i, m.staged_kernels[i]);
   static const char *const inits[] = {"normal", "ones", "zeros"};
   for (int64_t k = 0; k < m.arg_count; ++k) {
     const latch_manifest_arg *a = &m.args[k];
