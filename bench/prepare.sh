@@ -1,0 +1,31 @@
+#!/bin/sh
+# bench/prepare.sh - on the build machine: makes the GPU bundle for bench/run.sh in .bundle/ (the ignored
+# folder that the device tool carries): `make gpu-bundle`, a copy of it, bench/ added, and
+# bench/build-times.json: the wall time of latch-opt (latch-compile to PTX) for TinyMoE at 2x1024 and
+# 32x1024, the "build" figure of the benchmark's Latch rows.
+#   bench/prepare.sh [BUILD_DIR]      (default build)
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build}
+make gpu-bundle
+rm -rf .bundle
+cp -r "$build/gpu-bundle" .bundle
+mkdir -p .bundle/bench
+cp bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/run.sh .bundle/bench/
+python3 - "$build" <<'PY'
+import json, subprocess, sys, tempfile, time
+build, times = sys.argv[1], {}
+pipeline = ("builtin.module(latch-train,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+            "latch-verify-arena,latch-lower-tasks,latch-lower-intervals)")
+for shape in ("2x1024", "32x1024"):
+    src = f".bundle/programs/tinymoe-{shape}/source.mlir"
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        r = subprocess.run([f"{build}/latch-opt", src, f"--pass-pipeline={pipeline}", "--emit=ptx", "-o", f"{d}/p.ptx"],
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            times[shape] = round(time.perf_counter() - t0, 2)
+json.dump(times, open(".bundle/bench/build-times.json", "w"))
+print("bench/prepare.sh: latch-opt build times", times)
+PY
+du -sh .bundle

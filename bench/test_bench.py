@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""test_bench.py - the parts of the benchmark that need no GPU and no torch, on the build machine:
+
+  - bench/latch_init.py against `latch-interp --init` (f32 and bf16 parameters, several stds, "ones"),
+    bit for bit, and against `latch-run --dry-run --init --dump-dir` on the bundle's small TinyMoE;
+  - tinymoe_torch.data_window against the tokens/targets `latch-run --dry-run --data` gives update 3;
+  - tinymoe_torch.param_specs against the bundle's TinyMoE 2x1024 manifest (names, shapes, count);
+  - bench.plan_counts, and bench.py --fake (the table, JSON and pictures from made-up numbers);
+  - tinymoe_torch.py's argument errors (they come before torch is imported).
+
+    python3 bench/test_bench.py [BUILD_DIR]     (default build; needs numpy, and matplotlib for pictures)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import bench  # noqa: E402
+import latch_init  # noqa: E402
+import tinymoe_torch  # noqa: E402
+
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "build"))
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(f"{'PASS' if ok else 'FAIL'}  {name}" + (f"  ({detail})" if detail else ""), flush=True)
+    if not ok:
+        failures.append(name)
+
+
+INIT_MLIR = """func.func @f(
+    %a: tensor<64x48xf32> {task.param, task.name = "a", task.init_std = 0.02 : f64},
+    %b: tensor<300xbf16> {task.param, task.name = "b", task.init_std = 1.0 : f64},
+    %c: tensor<8xf32> {task.param, task.name = "c", task.init = "ones"},
+    %d: tensor<4x16x8xf32> {task.param, task.name = "d", task.init_std = 0.7 : f64})
+    -> (tensor<3072xf32>, tensor<300xbf16>, tensor<8xf32>, tensor<512xf32>) {
+  %ra = "task.reshape"(%a) : (tensor<64x48xf32>) -> tensor<3072xf32>
+  %rb = "task.reshape"(%b) : (tensor<300xbf16>) -> tensor<300xbf16>
+  %rc = "task.reshape"(%c) : (tensor<8xf32>) -> tensor<8xf32>
+  %rd = "task.reshape"(%d) : (tensor<4x16x8xf32>) -> tensor<512xf32>
+  return %ra, %rb, %rc, %rd : tensor<3072xf32>, tensor<300xbf16>, tensor<8xf32>, tensor<512xf32>
+}
+"""
+INIT_ARGS = [dict(name="a", role="param", shape=[64, 48], dtype="f32", init="normal", init_std=0.02),
+             dict(name="b", role="param", shape=[300], dtype="bf16", init="normal", init_std=1.0),
+             dict(name="c", role="param", shape=[8], dtype="f32", init="ones"),
+             dict(name="d", role="param", shape=[4, 16, 8], dtype="f32", init="normal", init_std=0.7)]
+
+
+def test_init_vs_interp(tmp):
+    interp = os.path.join(BUILD, "latch-interp")
+    if not os.path.exists(interp):
+        check("init rule vs latch-interp --init", False, f"{interp} not built")
+        return
+    src = os.path.join(tmp, "init.mlir")
+    open(src, "w").write(INIT_MLIR)
+    for seed in (1, 7, 2**63 + 5):
+        out = os.path.join(tmp, f"interp-{seed}")
+        r = subprocess.run([interp, src, "--entry", "f", "--init", str(seed), "--output-dir", out],
+                           capture_output=True, text=True)
+        if r.returncode:
+            check(f"init rule vs latch-interp --init {seed}", False, r.stderr.strip()[:200])
+            continue
+        mine = latch_init.params({"args": INIT_ARGS}, seed)
+        same = all(np.array_equal(np.load(os.path.join(out, f"result{k}.npy")).ravel(),
+                                  mine[a["name"]].astype(np.float64).ravel()) for k, a in enumerate(INIT_ARGS))
+        check(f"init rule vs latch-interp --init {seed} (f32 std 0.02/0.7, bf16 std 1, ones)", same)
+
+
+def test_init_and_data_vs_latch_run(tmp):
+    run = os.path.join(BUILD, "latch-run")
+    pdir = os.path.join(BUILD, "gpu-bundle", "programs", "tinymoe-small")
+    man = os.path.join(pdir, "host.manifest.json")
+    host_ptx = os.path.join(BUILD, "gpu-bundle", "fixtures", "host-only.ptx")
+    if not (os.path.exists(run) and os.path.exists(man) and os.path.exists(host_ptx)):
+        check("init rule and data windows vs latch-run --dry-run", False, "latch-run or the bundle is not built")
+        return
+    stream = np.arange(1000, dtype=np.int32) * 7 % 32
+    data = os.path.join(tmp, "stream.npy")
+    np.save(data, stream)
+    out = os.path.join(tmp, "dry")
+    r = subprocess.run([run, host_ptx, "--manifest", man, "--dry-run", "--steps", "3", "--init", "3", "--data", data,
+                        "--dump-dir", out], capture_output=True, text=True)
+    if r.returncode:
+        check("latch-run --dry-run", False, r.stderr.strip()[:200])
+        return
+    manifest = json.load(open(man))
+    mine = latch_init.params(manifest, 3)
+    same = all(np.array_equal(np.load(os.path.join(out, n + ".npy")).view(np.uint32), v.view(np.uint32))
+               for n, v in mine.items())
+    check(f"init rule vs latch-run --dry-run --init 3 (tinymoe-small, {len(mine)} tensors)", same)
+    tok = np.load(os.path.join(out, "tokens.npy"))
+    tgt = np.load(os.path.join(out, "targets.npy"))
+    n = tok.size
+    ok = (np.array_equal(tok.ravel(), tinymoe_torch.data_window(stream, 3, n, 0)) and
+          np.array_equal(tgt.ravel(), tinymoe_torch.data_window(stream, 3, n, 1)))
+    check("data_window(update 3) vs latch-run --dry-run --steps 3 --data", ok, f"{tok.shape} tokens")
+    small = tinymoe_torch.data_window(np.arange(10), 4, 4, 1)  # o = 12 % 10 = 2 -> 3, 4, 5, 6
+    check("data_window wraps like latch_host_data_window", list(small) == [3, 4, 5, 6], str(list(small)))
+
+
+def test_specs():
+    specs = tinymoe_torch.param_specs()
+    count = sum(int(np.prod(s)) for _, s, _ in specs)
+    check("param_specs count is models.md's 62,935,552", count == tinymoe_torch.PARAM_COUNT, f"{count:,}")
+    man = os.path.join(BUILD, "gpu-bundle", "programs", "tinymoe-2x1024", "host.manifest.json")
+    if os.path.exists(man):
+        params = [(a["name"], a["shape"], a.get("init", "normal")) for a in json.load(open(man))["args"] if a["role"] == "param"]
+        check("param_specs match the bundle's TinyMoE 2x1024 manifest", params == [tuple(s) for s in specs])
+
+
+def test_plan():
+    est = {"a": 2.0, "b": 40.0}
+    plan = bench.plan_counts(300, est, {"a": 200, "b": 21}, {"a": 21, "b": 2}, ["a", "b"])
+    # a: 20 + 42 = 62, b: 20 + 80 = 100 -> 138 left -> a gets 69 more (138 / 2)
+    check("plan_counts: minimums first, then the first run up to its target", plan == {"a": 90, "b": 2}, str(plan))
+    plan = bench.plan_counts(70, est, {"a": 200, "b": 21}, {"a": 21, "b": 2}, ["a", "b"])
+    # a: 62 fits (8 left), b: 100 does not -> dropped; a gets 4 more
+    check("plan_counts: a run whose minimum does not fit is dropped", plan == {"a": 25, "b": 0}, str(plan))
+
+
+def test_fake_report(tmp):
+    out = os.path.join(tmp, "fake")
+    r = subprocess.run([sys.executable, os.path.join(HERE, "bench.py"), "--fake", "--out", out],
+                       capture_output=True, text=True)
+    check("bench.py --fake exits 0", r.returncode == 0, r.stderr.strip()[-300:])
+    path = os.path.join(out, "bench", "results", "2000-01-01-h200.json")
+    if not os.path.exists(path):
+        check("bench.py --fake writes the JSON", False)
+        return
+    doc = json.load(open(path))
+    keys = {"date", "device", "driver", "rows", "loss_final"}
+    check("JSON has date, device, driver, rows, loss_final", keys <= set(doc))
+    row_keys = {"model", "tokens", "variant", "median_ms", "peak_bytes"}
+    check("every row has model, tokens, variant, median_ms, peak_bytes", all(row_keys <= set(x) for x in doc["rows"]))
+    variants = {x["variant"] for x in doc["rows"]}
+    check("rows of every variant", variants == {"latch-persistent", "latch-staged", "torch-eager", "torch-graph",
+                                               "torch-compile"}, str(sorted(variants)))
+    staged = [x for x in doc["rows"] if x["variant"] == "latch-staged"]
+    check("a missing row keeps its reason", all(x.get("missing") for x in staged))
+    lp = next(x for x in doc["rows"] if x["variant"] == "latch-persistent" and x["tokens"] == "2x1024")
+    check("ratios: latch 2256 ms / eager 14.2 ms", abs(lp["x_eager"] - 2256 / 14.2) < 1e-9 and
+          abs(lp["x_floor"] - 2256 / 0.4) < 1e-9)
+    big = next(x for x in doc["rows"] if x["variant"] == "latch-persistent" and x["tokens"] == "32x1024")
+    check("fewer updates are said in the row", big.get("fewer_updates") and "2 of the 21" in big["updates_note"])
+    lf = doc["loss_final"]
+    check("loss_final PASS within 2% (0.5% apart)", lf["status"] == "PASS" and abs(lf["rel_diff"] - 0.005) < 1e-9)
+    check("table says PASS and FEWER UPDATES", "PASS" in r.stdout and "FEWER UPDATES" in r.stdout)
+    try:
+        import matplotlib  # noqa: F401
+        pngs = [os.path.join(out, "docs", "img", f"bench-2000-01-01-{k}.png") for k in ("loss", "timeline")]
+        check("pictures written", all(os.path.getsize(p) > 1000 for p in pngs if os.path.exists(p))
+              and all(os.path.exists(p) for p in pngs))
+    except ImportError:
+        print("SKIP  pictures (no matplotlib)")
+
+
+def test_torch_args():
+    script = os.path.join(HERE, "tinymoe_torch.py")
+    r = subprocess.run([sys.executable, script, "--init", "1", "--data", "x.npy", "--json", "o.json"],
+                       capture_output=True, text=True)
+    check("tinymoe_torch.py: --init without --manifest is refused", r.returncode == 2 and "--manifest" in r.stderr)
+    r = subprocess.run([sys.executable, script, "--params", "d", "--data", "x.npy", "--json", "o.json",
+                        "--variants", "eager,fast"], capture_output=True, text=True)
+    check("tinymoe_torch.py: an unknown variant is refused", r.returncode == 2 and "fast" in r.stderr)
+    r = subprocess.run([sys.executable, os.path.join(HERE, "bench.py"), "--updates", "5"], capture_output=True, text=True)
+    check("bench.py: fewer than 20 timed updates is refused", r.returncode == 2)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        test_init_vs_interp(tmp)
+        test_init_and_data_vs_latch_run(tmp)
+        test_specs()
+        test_plan()
+        test_fake_report(tmp)
+        test_torch_args()
+    print(f"\n{len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
