@@ -491,10 +491,15 @@ static bool compile_op(latch_scalar_program *program, MlirOperation op, latch_sc
     return false;
   }
   if (code == OP_CONSTANT) {
-    if (!constant_value(op, type, &program->initial[in.result])) {
+    latch_scalar *value = &program->initial[in.result];
+    if (!constant_value(op, type, value)) {
       emit(op, "has a value latch-interp does not handle");
       return false;
     }
+    /* Under emulation a constant is rounded like every other scalar result (an f64 constant becomes
+     * fp32 under --emulate=fp32). */
+    if (program->mode != LATCH_EMULATE_NONE && type.is_float)
+      value->f = latch_round_stored(value->f, type.float_dtype, program->mode);
     return true; /* constants live in the initial registers; no instruction */
   }
   if (code == OP_CMPF || code == OP_CMPI) {
