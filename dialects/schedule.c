@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 
@@ -96,6 +97,26 @@ int latch_schedule_interval_of(const latch_schedule *schedule, MlirValue value) 
     return mlirBlockEqual(mlirBlockArgumentGetOwner(value), schedule->body) ? -1 : -2;
   long index = latch_schedule_index_of(schedule, mlirOpResultGetOwner(value));
   return index < 0 ? -2 : schedule->interval[index];
+}
+
+int latch_module_find_program(MlirOperation module, MlirOperation *out_program, MlirOperation *out_gpu_module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  int programs = 0;
+  *out_program = (MlirOperation){NULL};
+  *out_gpu_module = (MlirOperation){NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM) {
+      if (programs++ == 0)
+        *out_program = op;
+    } else if (latch_op_is(op, "gpu.module")) {
+      MlirAttribute name = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
+      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) &&
+          latch_ref_is(mlirStringAttrGetValue(name), "latch"))
+        *out_gpu_module = op;
+    }
+  }
+  return programs;
 }
 
 /* ---- tiles ----------------------------------------------------------------------------------------- */

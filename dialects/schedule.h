@@ -35,6 +35,11 @@ int latch_schedule_interval_of(const latch_schedule *schedule, MlirValue value);
 /* The index of `op` in schedule->ops, or -1. */
 long latch_schedule_index_of(const latch_schedule *schedule, MlirOperation op);
 
+/* Scans the top level of `module` for interval.program ops and `gpu.module @latch`: returns how many
+ * programs there are and sets `out_program` to the first (null if none) and `out_gpu_module` to the
+ * gpu.module named latch (null if none). */
+int latch_module_find_program(MlirOperation module, MlirOperation *out_program, MlirOperation *out_gpu_module);
+
 /* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
 int64_t latch_task_tile_count(MlirOperation task);
 

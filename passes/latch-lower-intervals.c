@@ -118,20 +118,7 @@ __attribute__((format(printf, 3, 4))) static void report(lowerer *l, MlirOperati
 
 /* The single interval.program and gpu.module @latch at the top level of `module`. */
 static bool find_parts(lowerer *l, MlirOperation module) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  int programs = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM) {
-      if (programs++ == 0)
-        l->program = op;
-    } else if (latch_op_is(op, "gpu.module")) {
-      MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
-      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) &&
-          latch_ref_is(mlirStringAttrGetValue(name), "latch"))
-        l->gpu_module = op;
-    }
-  }
+  int programs = latch_module_find_program(module, &l->program, &l->gpu_module);
   if (programs == 0) {
     report(l, module, "the module holds no interval.program (run latch-form-intervals first)");
     return false;

@@ -1945,20 +1945,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
 
 /* The single interval.program and gpu.module @latch (created when missing) at the top level. */
 static bool find_parts(lowerer *l) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->module, 0));
-  int programs = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    if (latch_op_kind_of(op) == LATCH_OP_INTERVAL_PROGRAM) {
-      if (programs++ == 0)
-        l->program = op;
-    } else if (latch_op_is(op, "gpu.module")) {
-      MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
-      if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name) &&
-          latch_ref_is(mlirStringAttrGetValue(name), "latch"))
-        l->gpu_module = op;
-    }
-  }
+  int programs = latch_module_find_program(l->module, &l->program, &l->gpu_module);
   if (programs == 0) {
     report(l, l->module, "the module holds no interval.program (run latch-form-intervals first)");
     return false;
@@ -1974,7 +1961,7 @@ static bool find_parts(lowerer *l) {
       return false;
     }
     mlirOperationSetLocation(l->gpu_module, mlirOperationGetLocation(l->program));
-    mlirBlockInsertOwnedOperationBefore(body, l->program, l->gpu_module);
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(l->program), l->program, l->gpu_module);
   }
   mlirOperationSetAttributeByName(l->module, str("gpu.container_module"), mlirUnitAttrGet(l->context));
   return true;

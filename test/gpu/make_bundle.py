@@ -30,6 +30,8 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "test", "jax"))
+from mlirtext import split_top  # noqa: E402
 
 # The pipelines of programs.txt (docs/device-abi.md, "Pipeline"). Every program also gets the staged
 # kernels (latch-lower-intervals{staged=true} adds them beside @latch_main), so one bundle serves both
@@ -103,26 +105,6 @@ def parse_programs(path):
     return programs
 
 
-def split_top(text, sep=","):
-    """Splits at `sep` outside brackets and strings."""
-    parts, depth, cur, in_str = [], 0, "", False
-    for ch in text:
-        if in_str:
-            in_str = ch != '"'
-        elif ch == '"':
-            in_str = True
-        elif ch in "(<{[":
-            depth += 1
-        elif ch in ")>}]":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        cur += ch
-    if cur.strip():
-        parts.append(cur)
-    return parts
 
 
 def signature(mlir, entry):

@@ -40,6 +40,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import harness  # noqa: E402
+from mlirtext import split_top  # noqa: E402
 import ops  # noqa: E402
 import tinymoe  # noqa: E402
 
@@ -67,28 +68,6 @@ def map_name(name):
         if re.fullmatch(pat, name):
             return re.sub(pat, rep, name)
     return None
-
-
-def split_top(text, sep=","):
-    """Split at `sep` outside (), <>, {}, [] and strings."""
-    parts, depth, cur, in_str = [], 0, "", False
-    for ch in text:
-        if in_str:
-            in_str = ch != '"'
-        elif ch == '"':
-            in_str = True
-        elif ch in "(<{[":
-            depth += 1
-        elif ch in ")>}]":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        cur += ch
-    if cur.strip():
-        parts.append(cur)
-    return parts
 
 
 def signature(mlir):
