@@ -135,7 +135,7 @@ static int64_t dim_from_end(MlirType type, intptr_t k) {
 }
 
 /* Output tiles of 128 x 128 for matrix products, 64 rows for row-wise ops, 8192 elements for
- * elementwise work, one (batch, head, 128 queries) block for attention; at least 1, at most 4096. */
+ * elementwise work (copies and row gathers included), one (batch, head, 128 queries) block for attention; at least 1, at most 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
   MlirType out = mlirOperationGetNumResults(task) ? mlirValueGetType(mlirOperationGetResult(task, 0))
                                                    : mlirValueGetType(mlirOperationGetOperand(task, 0));
@@ -158,11 +158,20 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_CONVERT:
   case LATCH_OP_TASK_TRANSPOSE:
   case LATCH_OP_TASK_ADAMW:
+  case LATCH_OP_TASK_RESHAPE:
+  case LATCH_OP_TASK_EMBEDDING:
+  case LATCH_OP_TASK_GATHER_ROWS:
     tiles = ceil_div(latch_type_element_count(out), 8192);
     break;
-  case LATCH_OP_TASK_RESHAPE:
-  case LATCH_OP_TASK_BUCKET:
-    tiles = 1;
+  case LATCH_OP_TASK_SCATTER_ADD_ROWS:
+    if (rows(mlirValueGetType(mlirOperationGetOperand(task, 0))) <= LATCH_SCATTER_ELEMENTWISE_SOURCES)
+      tiles = ceil_div(latch_type_element_count(out), 8192);
+    else
+      tiles = ceil_div(rows(out), 64);
+    break;
+  case LATCH_OP_TASK_BUCKET: /* one position of the counting sort (of ends or of order) per thread */
+    tiles = ceil_div(latch_type_element_count(out) +
+                         latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 1))), 256);
     break;
   case LATCH_OP_TASK_CROSS_ENTROPY:
   case LATCH_OP_TASK_REDUCE:

@@ -261,6 +261,7 @@ typedef struct gen {
   int next, depth;
   int tile, tid, ntid; /* i64 */
   int arena;           /* the arena base pointer, -1 until needed */
+  int shared;          /* the base pointer of @latch_smem, -1 until needed */
   int64_t tiles;       /* the tiles the task is launched with */
   bool failed;
 } gen;
@@ -653,6 +654,56 @@ static void local_fill(gen *g, int array, int64_t n, int value) {
   loop_end(g);
 }
 
+/* ---- shared memory ------------------------------------------------------------------------------------ */
+
+/* One static block of shared memory, @latch_smem, serves every template that stages data (docs/device-abi.md
+ * "Shared memory"). A template writes it only after a CTA barrier, so the tile that ran before on the same
+ * CTA has finished reading it; every thread of the CTA runs the same tiles, so the barriers match. */
+#define SHARED_FLOATS 12288
+#define SHARED_GLOBAL                                                                                          \
+  "  llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<12288 x f32>\n"
+/* docs/device-abi.md: every CTA has 256 threads (templates that give each thread one fixed item rely on it). */
+#define CTA_THREADS 256
+
+static int shared_base(gen *g) {
+  if (g->shared < 0) {
+    g->shared = fresh(g);
+    latch_text_put(&g->entry, "    %%v%d = llvm.mlir.addressof @latch_smem : !llvm.ptr<3>\n", g->shared);
+  }
+  return g->shared;
+}
+
+static int shared_address(gen *g, int index) {
+  int base = shared_base(g), r = fresh(g);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, f32", r, base, index);
+  return r;
+}
+
+static int shared_load(gen *g, int index) {
+  int address = shared_address(g, index), r = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<3> -> f32", r, address);
+  return r;
+}
+
+static void shared_store(gen *g, int index, int value) {
+  int address = shared_address(g, index);
+  ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<3>", value, address);
+}
+
+static void sync_threads(gen *g) { ln(g, "nvvm.barrier0"); }
+
+/* An f32 loaded only where `valid` holds (0 elsewhere), so that no address outside a tensor is read. */
+static int load_f32_if(gen *g, const tensor_ref *t, int valid, int index) {
+  const char *f32[1] = {"f32"};
+  int value;
+  if_begin(g, valid, 1, f32, &value);
+  int loaded = load_f32(g, t, index);
+  if_else(g, 1, &loaded, f32);
+  int zero = cf32(g, 0.0);
+  if_end(g, 1, &zero, f32);
+  return value;
+}
+
 /* ---- the task templates -------------------------------------------------------------------------------- */
 
 /* Everything a template reads: the task's operands and results, located and (once the prologue ran)
@@ -750,8 +801,8 @@ static void gen_reshape(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *y = &io->out[0];
   if (places_equal(x, y))
     return;
-  int vt = tiles_begin(g, 1);
-  int i = span_begin(g, vt, y->elements, y->elements);
+  int vt = tiles_begin(g, ceil_div(y->elements, ELEMENTWISE_TILE));
+  int i = span_begin(g, vt, ELEMENTWISE_TILE, y->elements);
   store_raw(g, y, i, load_raw(g, x, i));
   loop_end(g);
   loop_end(g);
@@ -789,7 +840,95 @@ static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
-/* ---- matrix products ---- */
+/* ---- the tiled product: 128 x 128 outputs per tile, staged through shared memory ----
+ * C(i, j) = sum over k in [lo, hi) of A(i, k) B(k, j), fp32, k increasing. The 256 threads form a 16 x 16
+ * grid; thread (ty, tx) owns outputs i = row0 + ty + 16 a, j = col0 + tx + 16 b (a, b < 8) in 64
+ * registers. Each stage copies 8 steps of k of A (128 x 8) and B (8 x 128) into shared memory, converted to
+ * f32 and zero outside the operands (a zero step adds exact zeros), then every thread runs its 8 x 8 outer
+ * products. Every output is still one fp32 sum in increasing k, written by one thread. */
+#define PRODUCT_DEPTH 8    /* steps of k per stage */
+#define PRODUCT_STRIDE 129 /* floats per staged step (128 and one pad word against bank conflicts) */
+#define PRODUCT_MICRO 8    /* outputs per thread along each axis */
+#define PRODUCT_ACCUMULATORS (PRODUCT_MICRO * PRODUCT_MICRO)
+#define PRODUCT_B_OFFSET (PRODUCT_DEPTH * PRODUCT_STRIDE)
+
+/* One operand of the product: element (i, k) at base + i i_stride + k k_stride, zero unless i is in [i_lo,
+ * i_hi) (and k < hi). i is the output row for A, the output column for B. */
+typedef struct product_operand {
+  const tensor_ref *t;
+  int base, i_lo, i_hi; /* i64 values */
+  int64_t i_stride, k_stride;
+} product_operand;
+
+static const char *const f32_types[PRODUCT_ACCUMULATORS] = {
+#define F8 "f32", "f32", "f32", "f32", "f32", "f32", "f32", "f32"
+    F8, F8, F8, F8, F8, F8, F8, F8,
+#undef F8
+};
+
+static void product_zero(gen *g, int *acc) {
+  for (int e = 0; e < PRODUCT_ACCUMULATORS; ++e)
+    acc[e] = cf32(g, 0.0);
+}
+
+/* Copies steps [k0, k0 + 8) of `side` for i in [i0, i0 + 128) to shared memory at `offset`, four elements
+ * per thread; threads walk the operand's contiguous axis first (coalesced reads). */
+static void product_stage(gen *g, const product_operand *side, int i0, int k0, int hi, int64_t offset) {
+  bool i_contiguous = side->i_stride == 1;
+  for (int q = 0; q < (PRODUCT_DEPTH * MATMUL_TILE) / CTA_THREADS; ++q) {
+    int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
+    int ii = i_contiguous ? remc(g, e, MATMUL_TILE) : divc(g, e, PRODUCT_DEPTH);
+    int kk = i_contiguous ? divc(g, e, MATMUL_TILE) : remc(g, e, PRODUCT_DEPTH);
+    int i = add(g, i0, ii), k = add(g, k0, kk);
+    int valid = op2(g, "arith.andi", cmpi(g, "sge", i, side->i_lo, "i64"), cmpi(g, "slt", i, side->i_hi, "i64"), "i1");
+    valid = op2(g, "arith.andi", valid, cmpi(g, "slt", k, hi, "i64"), "i1");
+    int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
+    int value = load_f32_if(g, side->t, valid, index);
+    shared_store(g, addc(g, add(g, mulc(g, kk, PRODUCT_STRIDE), ii), offset), value);
+  }
+}
+
+/* acc_out = acc_in + the product over k in [lo, hi) for the tile at (row0, col0). */
+static void product_accumulate(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
+                               int lo, int hi, const int *acc_in, int *acc_out) {
+  int ty = divc(g, g->tid, 16), tx = remc(g, g->tid, 16);
+  int stage_acc[PRODUCT_ACCUMULATORS], step_acc[PRODUCT_ACCUMULATORS], step_out[PRODUCT_ACCUMULATORS];
+  int k0 = for_begin(g, lo, hi, ci64(g, PRODUCT_DEPTH), PRODUCT_ACCUMULATORS, acc_in, f32_types, stage_acc, acc_out);
+  sync_threads(g);
+  product_stage(g, a, row0, k0, hi, 0);
+  product_stage(g, b, col0, k0, hi, PRODUCT_B_OFFSET);
+  sync_threads(g);
+  int kk = for_begin(g, ci64(g, 0), ci64(g, PRODUCT_DEPTH), ci64(g, 1), PRODUCT_ACCUMULATORS, stage_acc, f32_types,
+                     step_acc, step_out);
+  int step = mulc(g, kk, PRODUCT_STRIDE);
+  int av[PRODUCT_MICRO], bv[PRODUCT_MICRO];
+  for (int m = 0; m < PRODUCT_MICRO; ++m) {
+    av[m] = shared_load(g, add(g, step, addc(g, ty, 16 * m)));
+    bv[m] = shared_load(g, addc(g, add(g, step, addc(g, tx, 16 * m)), PRODUCT_B_OFFSET));
+  }
+  int next[PRODUCT_ACCUMULATORS];
+  for (int x = 0; x < PRODUCT_MICRO; ++x)
+    for (int y = 0; y < PRODUCT_MICRO; ++y)
+      next[x * PRODUCT_MICRO + y] = fadd(g, step_acc[x * PRODUCT_MICRO + y], fmul(g, av[x], bv[y]));
+  for_end(g, PRODUCT_ACCUMULATORS, next, f32_types);
+  for_end(g, PRODUCT_ACCUMULATORS, step_out, f32_types);
+}
+
+/* Stores each accumulator (row, col) inside rows x cols to out[out_base + row * cols + col]. */
+static void product_store(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
+                          int64_t cols, const int *acc) {
+  int ty = divc(g, g->tid, 16), tx = remc(g, g->tid, 16);
+  for (int x = 0; x < PRODUCT_MICRO; ++x) {
+    int row = add(g, row0, addc(g, ty, 16 * x));
+    for (int y = 0; y < PRODUCT_MICRO; ++y) {
+      int col = add(g, col0, addc(g, tx, 16 * y));
+      when_begin(g, op2(g, "arith.andi", cmpi(g, "slt", row, ci64(g, rows), "i64"),
+                        cmpi(g, "slt", col, ci64(g, cols), "i64"), "i1"));
+      store_f32(g, out, add(g, out_base, add(g, mulc(g, row, cols), col)), acc[x * PRODUCT_MICRO + y]);
+      when_end(g);
+    }
+  }
+}
 
 /* Element e (of 128 x 128) of output tile (tile_row, tile_col): sets *row, *col and returns the i1 that
  * says whether it lies inside rows x cols. */
@@ -800,22 +939,20 @@ static int tile_element(gen *g, int tile_row, int tile_col, int e, int64_t rows,
              "i1");
 }
 
-/* c[b, i, j] = sum_k op(a)[b, i, k] op(b)[b, k, j], fp32 accumulation in increasing k. Output tiles of
- * 128 x 128 over the [batch * M, N] view of c, in row-major tile order. */
-static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
+/* The batched product whose row tiles cross batches (M not a multiple of 128): one output element per
+ * thread iteration, k increasing. */
+static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *a = &io->in[0], *b = &io->in[1], *c = &io->out[0];
   bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
   int r = c->rank;
-  int64_t batch = r == 3 ? c->dims[0] : 1, m = dim(c, r - 2), n = dim(c, r - 1);
-  int64_t k = ta ? dim(a, r - 2) : dim(a, r - 1);
-  int64_t rows = batch * m, tile_cols = ceil_div(n, MATMUL_TILE);
+  int64_t m = dim(c, r - 2), n = dim(c, r - 1), k = ta ? dim(a, r - 2) : dim(a, r - 1);
+  int64_t rows = dim(c, 0) * m, tile_cols = ceil_div(n, MATMUL_TILE);
   int vt = tiles_begin(g, ceil_div(rows, MATMUL_TILE) * tile_cols);
   int tile_row = divc(g, vt, tile_cols), tile_col = remc(g, vt, tile_cols);
   int e = loop_begin(g, g->tid, ci64(g, MATMUL_TILE * MATMUL_TILE), g->ntid);
   int row, col;
   when_begin(g, tile_element(g, tile_row, tile_col, e, rows, n, &row, &col));
   int bi = divc(g, row, m), i = remc(g, row, m);
-  /* a[b] is [M, K] (or [K, M] transposed), b[b] is [K, N] (or [N, K]). */
   int a_row = add(g, mulc(g, bi, m * k), ta ? i : mulc(g, i, k));
   int b_col = add(g, mulc(g, bi, k * n), tb ? mulc(g, col, k) : col);
   int acc, sum;
@@ -826,6 +963,39 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   store_f32(g, c, add(g, mulc(g, row, n), col), sum);
   when_end(g);
   loop_end(g);
+  loop_end(g);
+}
+
+/* c[b, i, j] = sum_k op(a)[b, i, k] op(b)[b, k, j], fp32 accumulation in increasing k. Output tiles of
+ * 128 x 128 over the [batch * M, N] view of c, in row-major tile order, each one tiled product (a tile
+ * lies in one batch when M is a multiple of 128; otherwise the elementwise form). */
+static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *a = &io->in[0], *b = &io->in[1], *c = &io->out[0];
+  bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
+  int r = c->rank;
+  int64_t batch = r == 3 ? c->dims[0] : 1, m = dim(c, r - 2), n = dim(c, r - 1);
+  int64_t k = ta ? dim(a, r - 2) : dim(a, r - 1);
+  if (batch > 1 && m % MATMUL_TILE != 0) {
+    gen_matmul_elementwise(g, io, op);
+    return;
+  }
+  int64_t rows = batch * m, tile_cols = ceil_div(n, MATMUL_TILE);
+  int vt = tiles_begin(g, ceil_div(rows, MATMUL_TILE) * tile_cols);
+  int row0 = mulc(g, divc(g, vt, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, vt, tile_cols), MATMUL_TILE);
+  int bi = divc(g, row0, m);
+  /* a[b] is [M, K] (or [K, M] transposed), b[b] is [K, N] (or [N, K]); i counts rows of the [batch * M]
+   * view, so a transposed a[b] starts at b K M and its row i - b M at column offset i - b M. */
+  product_operand pa = {.t = a, .i_lo = ci64(g, 0), .i_hi = ci64(g, rows)};
+  pa.base = ta ? mulc(g, bi, k * m - m) : ci64(g, 0);
+  pa.i_stride = ta ? 1 : k;
+  pa.k_stride = ta ? m : 1;
+  product_operand pb = {.t = b, .base = mulc(g, bi, k * n), .i_lo = ci64(g, 0), .i_hi = ci64(g, n)};
+  pb.i_stride = tb ? k : 1;
+  pb.k_stride = tb ? 1 : n;
+  int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
+  product_zero(g, zero);
+  product_accumulate(g, &pa, &pb, row0, col0, ci64(g, 0), ci64(g, k), zero, acc);
+  product_store(g, c, ci64(g, 0), row0, col0, rows, n, acc);
   loop_end(g);
 }
 
@@ -840,62 +1010,61 @@ static int group_of(gen *g, const tensor_ref *ends, int row) {
   return result;
 }
 
-/* y[r] = x[r] w[g] for the rows of group g, 0 after ends[G-1]. Tiles as matmul over R x N. */
+/* Rows [begin, end) of group `group`: begin = ends[g-1] (0 for g = 0), end = ends[g], both clamped to
+ * [0, rows]. */
+static void group_rows(gen *g, const tensor_ref *ends, int group, int64_t rows, int *begin, int *end) {
+  int zero = ci64(g, 0), row_count = ci64(g, rows);
+  int previous = load_index(g, ends, maxi(g, sub(g, group, ci64(g, 1)), zero));
+  int first = sel(g, cmpi(g, "sgt", group, zero, "i64"), previous, zero, "i64");
+  *begin = mini(g, maxi(g, first, zero), row_count);
+  *end = mini(g, maxi(g, load_index(g, ends, group), *begin), row_count);
+}
+
+/* y[r] = x[r] w[g] for the rows of group g, 0 after ends[G-1]. Tiles as matmul over R x N; a tile whose
+ * rows span several groups runs one tiled product per group, the other groups' rows reading as zero. */
 static void gen_grouped_matmul(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *ends = &io->in[2], *y = &io->out[0];
   int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(w, 2), groups = dim(w, 0);
   int64_t tile_cols = ceil_div(n, MATMUL_TILE);
   int vt = tiles_begin(g, ceil_div(rows, MATMUL_TILE) * tile_cols);
-  int tile_row = divc(g, vt, tile_cols), tile_col = remc(g, vt, tile_cols);
-  int e = loop_begin(g, g->tid, ci64(g, MATMUL_TILE * MATMUL_TILE), g->ntid);
-  int row, col;
-  when_begin(g, tile_element(g, tile_row, tile_col, e, rows, n, &row, &col));
-  int group = group_of(g, ends, row);
-  int routed = cmpi(g, "slt", group, ci64(g, groups), "i64");
-  const char *f32[1] = {"f32"};
-  int value;
-  if_begin(g, routed, 1, f32, &value);
-  int x_row = mulc(g, row, k), w_col = add(g, mulc(g, group, k * n), col);
-  int acc, sum;
-  int kk = loop1_begin(g, ci64(g, 0), ci64(g, k), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &sum);
-  int xv = load_f32(g, x, add(g, x_row, kk));
-  int wv = load_f32(g, w, add(g, w_col, mulc(g, kk, n)));
-  loop1_end(g, fadd(g, acc, fmul(g, xv, wv)), "f32");
-  if_else(g, 1, &sum, f32);
-  int zero = cf32(g, 0.0);
-  if_end(g, 1, &zero, f32);
-  store_f32(g, y, add(g, mulc(g, row, n), col), value);
-  when_end(g);
-  loop_end(g);
+  int row0 = mulc(g, divc(g, vt, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, vt, tile_cols), MATMUL_TILE);
+  int first_group = group_of(g, ends, row0);
+  int last_row = mini(g, addc(g, row0, MATMUL_TILE - 1), ci64(g, rows - 1));
+  int end_group = mini(g, addc(g, group_of(g, ends, last_row), 1), ci64(g, groups));
+  int zero[PRODUCT_ACCUMULATORS], carried[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
+  int summed[PRODUCT_ACCUMULATORS];
+  product_zero(g, zero);
+  int group = for_begin(g, first_group, end_group, ci64(g, 1), PRODUCT_ACCUMULATORS, zero, f32_types, carried, acc);
+  int begin, end;
+  group_rows(g, ends, group, rows, &begin, &end);
+  product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = begin, .i_hi = end, .i_stride = k, .k_stride = 1};
+  product_operand pw = {.t = w, .base = mulc(g, group, k * n), .i_lo = ci64(g, 0), .i_hi = ci64(g, n),
+                        .i_stride = 1, .k_stride = n};
+  product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), ci64(g, k), carried, summed);
+  for_end(g, PRODUCT_ACCUMULATORS, summed, f32_types);
+  product_store(g, y, ci64(g, 0), row0, col0, rows, n, acc);
   loop_end(g);
 }
 
-/* dw[g] = sum over the rows r of group g of x[r]^T dy[r], fp32, increasing r. Tiles: (g, 128 x 128 of
- * K x N). */
+/* dw[g] = sum over the rows r of group g of x[r]^T dy[r], fp32, increasing r: a tiled product over K x N
+ * with r as its reduction. Tiles: (g, 128 x 128 of K x N). */
 static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *dy = &io->in[1], *ends = &io->in[2], *dw = &io->out[0];
   int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dy, 1), groups = dim(dw, 0);
   int64_t tile_rows = ceil_div(k, MATMUL_TILE), tile_cols = ceil_div(n, MATMUL_TILE);
   int vt = tiles_begin(g, groups * tile_rows * tile_cols);
   int group = divc(g, vt, tile_rows * tile_cols), rest = remc(g, vt, tile_rows * tile_cols);
-  int tile_row = divc(g, rest, tile_cols), tile_col = remc(g, rest, tile_cols);
-  /* begin = ends[g-1] (0 for g = 0), end = ends[g], both clamped to [0, R] */
-  int zero = ci64(g, 0), row_count = ci64(g, rows);
-  int previous = load_index(g, ends, maxi(g, sub(g, group, ci64(g, 1)), zero));
-  int begin = sel(g, cmpi(g, "sgt", group, zero, "i64"), previous, zero, "i64");
-  begin = mini(g, maxi(g, begin, zero), row_count);
-  int end = mini(g, maxi(g, load_index(g, ends, group), begin), row_count);
-  int e = loop_begin(g, g->tid, ci64(g, MATMUL_TILE * MATMUL_TILE), g->ntid);
-  int p, col;
-  when_begin(g, tile_element(g, tile_row, tile_col, e, k, n, &p, &col));
-  int acc, sum;
-  int r = loop1_begin(g, begin, end, ci64(g, 1), cf32(g, 0.0), "f32", &acc, &sum);
-  int xv = load_f32(g, x, add(g, mulc(g, r, k), p));
-  int dv = load_f32(g, dy, add(g, mulc(g, r, n), col));
-  loop1_end(g, fadd(g, acc, fmul(g, xv, dv)), "f32");
-  store_f32(g, dw, add(g, mulc(g, add(g, mulc(g, group, k), p), n), col), sum);
-  when_end(g);
-  loop_end(g);
+  int row0 = mulc(g, divc(g, rest, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, rest, tile_cols), MATMUL_TILE);
+  int begin, end;
+  group_rows(g, ends, group, rows, &begin, &end);
+  product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, k), .i_stride = 1,
+                        .k_stride = k};
+  product_operand pd = {.t = dy, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, n), .i_stride = 1,
+                        .k_stride = n};
+  int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
+  product_zero(g, zero);
+  product_accumulate(g, &px, &pd, row0, col0, begin, end, zero, acc);
+  product_store(g, dw, mulc(g, group, k * n), row0, col0, k, n, acc);
   loop_end(g);
 }
 
@@ -999,6 +1168,42 @@ static int rows_begin(gen *g, int64_t rows) {
   return span_begin(g, vt, ROW_TILE, rows);
 }
 
+/* Row-wise work for long rows, one warp per row: tiles of 64 rows, warp w of the CTA takes rows w, w + 8,
+ * ... of the tile (uniform across its lanes, as the shuffles need); returns the row. Close with two
+ * loop_end. */
+static int warp_rows_begin(gen *g, int64_t rows) {
+  int vt = tiles_begin(g, ceil_div(rows, ROW_TILE));
+  int first = mulc(g, vt, ROW_TILE);
+  int last = mini(g, addc(g, first, ROW_TILE), ci64(g, rows));
+  return loop_begin(g, add(g, first, divc(g, g->tid, 32)), last, divc(g, g->ntid, 32));
+}
+
+/* The xor butterfly over the 32 lanes of a warp with `op` (arith.addf or arith.maximumf). Each step
+ * combines a lane's value with its partner's, and both partners compute the same (commutative) result,
+ * so every lane ends with the same bits: a fixed order, deterministic. */
+static int warp_combine(gen *g, const char *op, int value) {
+  int width = ci32(g, 32);
+  for (int offset = 16; offset >= 1; offset /= 2) {
+    int shuffled = fresh(g), valid = fresh(g);
+    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, value, ci32(g, offset), width);
+    value = op2(g, op, value, shuffled, "f32");
+  }
+  return value;
+}
+
+/* max over c < n of x[base + c] (NaN-propagating) and sum of exp(x - max), lanes striding the row; the
+ * same on every lane. */
+static void warp_row_softmax_statistics(gen *g, const tensor_ref *x, int base, int64_t n, int *out_max,
+                                        int *out_sum) {
+  int lane = remc(g, g->tid, 32), acc, part;
+  int c = loop1_begin(g, lane, ci64(g, n), ci64(g, 32), cf32(g, -INFINITY), "f32", &acc, &part);
+  loop1_end(g, op2(g, "arith.maximumf", acc, load_f32(g, x, add(g, base, c)), "f32"), "f32");
+  *out_max = warp_combine(g, "arith.maximumf", part);
+  int c2 = loop1_begin(g, lane, ci64(g, n), ci64(g, 32), cf32(g, 0.0), "f32", &acc, &part);
+  loop1_end(g, fadd(g, acc, fexp(g, fsub(g, load_f32(g, x, add(g, base, c2)), *out_max))), "f32");
+  *out_sum = warp_combine(g, "arith.addf", part);
+}
+
 /* Sum over c < d of x[base + c]^2 in fp32, increasing c. */
 static int sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d) {
   int acc, result;
@@ -1076,47 +1281,47 @@ static int target_of(gen *g, const tensor_ref *targets, int row, int64_t v) {
   return mini(g, maxi(g, t, ci64(g, 0)), ci64(g, v - 1));
 }
 
-/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). One tile; warp 0 of its CTA: lane l sums
- * rows l, l + 32, ... in order, then a fixed butterfly of shuffles adds the 32 partial sums; lane 0
- * writes. Deterministic (a fixed order), no atomics. */
+/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). One tile: warp w takes rows w, w + 8, ...
+ * (the row's statistics over its lanes, warp_combine), adding the row losses in order; the 8 warp sums are
+ * then added in warp order by thread 0. Deterministic (a fixed order), no atomics. */
 static void gen_cross_entropy(gen *g, task_io *io) {
   const tensor_ref *logits = &io->in[0], *targets = &io->in[1], *loss = &io->out[0];
   int64_t n = dim(logits, 0), v = dim(logits, 1);
   tiles_begin(g, 1);
-  int lane_limit = ci64(g, 32);
-  when_begin(g, cmpi(g, "slt", g->tid, lane_limit, "i64"));
+  int warp = divc(g, g->tid, 32), warps = divc(g, g->ntid, 32);
   int acc, total;
-  int row = loop1_begin(g, g->tid, ci64(g, n), lane_limit, cf32(g, 0.0), "f32", &acc, &total);
+  int row = loop1_begin(g, warp, ci64(g, n), warps, cf32(g, 0.0), "f32", &acc, &total);
   int base = mulc(g, row, v);
-  int max = row_max(g, logits, base, v);
-  int sum = row_exp_sum(g, logits, base, v, max);
+  int max, sum;
+  warp_row_softmax_statistics(g, logits, base, v, &max, &sum);
   int target = load_f32(g, logits, add(g, base, target_of(g, targets, row, v)));
   int row_loss = fsub(g, fadd(g, op1(g, "math.log", sum, "f32"), max), target);
   loop1_end(g, fadd(g, acc, row_loss), "f32");
-  int width = ci32(g, 32);
-  for (int offset = 16; offset >= 1; offset /= 2) {
-    int shuffled = fresh(g), valid = fresh(g);
-    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, total, ci32(g, offset), width);
-    total = fadd(g, total, shuffled);
-  }
-  when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
-  store_f32(g, loss, ci64(g, 0), fdiv(g, total, cf32(g, (double)n)));
+  sync_threads(g);
+  when_begin(g, cmpi(g, "eq", remc(g, g->tid, 32), ci64(g, 0), "i64"));
+  shared_store(g, warp, total);
   when_end(g);
+  sync_threads(g);
+  when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
+  int sum_acc, sum_total;
+  int w = loop1_begin(g, ci64(g, 0), warps, ci64(g, 1), cf32(g, 0.0), "f32", &sum_acc, &sum_total);
+  loop1_end(g, fadd(g, sum_acc, shared_load(g, w)), "f32");
+  store_f32(g, loss, ci64(g, 0), fdiv(g, sum_total, cf32(g, (double)n)));
   when_end(g);
   loop_end(g);
 }
 
-/* dlogits[n] = dloss (softmax(logits[n]) - onehot(targets[n])) / N, per row. */
+/* dlogits = (softmax(logits) - onehot(target)) dloss / n, one warp per row (its lanes stride the row). */
 static void gen_cross_entropy_grad(gen *g, task_io *io) {
   const tensor_ref *logits = &io->in[0], *targets = &io->in[1], *dloss = &io->in[2], *dlogits = &io->out[0];
   int64_t n = dim(logits, 0), v = dim(logits, 1);
-  int row = rows_begin(g, n);
+  int row = warp_rows_begin(g, n);
   int scale = fdiv(g, load_f32(g, dloss, ci64(g, 0)), cf32(g, (double)n));
   int base = mulc(g, row, v);
   int target = load_index(g, targets, row);
-  int max = row_max(g, logits, base, v);
-  int sum = row_exp_sum(g, logits, base, v, max);
-  int c = loop_begin(g, ci64(g, 0), ci64(g, v), ci64(g, 1));
+  int max, sum;
+  warp_row_softmax_statistics(g, logits, base, v, &max, &sum);
+  int c = loop_begin(g, remc(g, g->tid, 32), ci64(g, v), ci64(g, 32));
   int index = add(g, base, c);
   int p = fdiv(g, fexp(g, fsub(g, load_f32(g, logits, index), max)), sum);
   p = sel(g, cmpi(g, "eq", c, target, "i64"), fsub(g, p, cf32(g, 1.0)), p, "f32");
@@ -1132,14 +1337,18 @@ static int rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double 
   return fdiv(g, cf32(g, 1.0), op1(g, "math.sqrt", fadd(g, mean, cf32(g, eps)), "f32"));
 }
 
-/* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh (increasing
- * rows; each column's thread recomputes r of every row). Virtual tiles: the row tiles of dx, then tiles
- * of 256 columns of dw. */
+/* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
+ * tiles: the row tiles of dx, then tiles of NORM_DW_COLUMNS columns of dw. A dw tile computes r of 256
+ * rows at a time into shared memory (one row per thread); its threads are NORM_DW_COLUMNS columns x
+ * NORM_DW_GROUPS row groups, group q summing rows q, q + 4, ... in increasing order, and the four partial
+ * sums are added in group order (a fixed order: deterministic). */
+#define NORM_DW_COLUMNS 64
+#define NORM_DW_GROUPS (CTA_THREADS / NORM_DW_COLUMNS)
 static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *dy = &io->in[2], *dx = &io->out[0], *dw = &io->out[1];
   double eps = latch_rmsnorm_grad_eps(op);
   int64_t d = last_dim(x), rows = row_count(x);
-  int64_t row_tiles = ceil_div(rows, ROW_TILE), column_tiles = ceil_div(d, 256);
+  int64_t row_tiles = ceil_div(rows, ROW_TILE), column_tiles = ceil_div(d, NORM_DW_COLUMNS);
   int vt = tiles_begin(g, row_tiles + column_tiles);
   int row_tile_count = ci64(g, row_tiles);
   when_begin(g, cmpi(g, "slt", vt, row_tile_count, "i64"));
@@ -1163,16 +1372,37 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   }
   otherwise(g);
   {
-    int column = span_begin(g, sub(g, vt, row_tile_count), 256, d);
+    int column = add(g, mulc(g, sub(g, vt, row_tile_count), NORM_DW_COLUMNS), remc(g, g->tid, NORM_DW_COLUMNS));
+    int group = divc(g, g->tid, NORM_DW_COLUMNS);
+    int column_inside = cmpi(g, "slt", column, ci64(g, d), "i64");
     int acc, total;
-    int row = loop1_begin(g, ci64(g, 0), ci64(g, rows), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
-    int base = mulc(g, row, d);
-    int r = rms_inverse(g, x, base, d, eps);
-    int index = add(g, base, column);
-    int xh = fmul(g, load_f32(g, x, index), r);
-    loop1_end(g, fadd(g, acc, fmul(g, load_f32(g, dy, index), xh)), "f32");
-    store_f32(g, dw, column, total);
-    loop_end(g);
+    int chunk = loop1_begin(g, ci64(g, 0), ci64(g, rows), ci64(g, CTA_THREADS), cf32(g, 0.0), "f32", &acc, &total);
+    int chunk_rows = mini(g, ci64(g, CTA_THREADS), sub(g, ci64(g, rows), chunk));
+    sync_threads(g);
+    when_begin(g, cmpi(g, "slt", g->tid, chunk_rows, "i64"));
+    shared_store(g, g->tid, rms_inverse(g, x, mulc(g, add(g, chunk, g->tid), d), d, eps));
+    when_end(g);
+    sync_threads(g);
+    const char *f32[1] = {"f32"};
+    int summed;
+    if_begin(g, column_inside, 1, f32, &summed);
+    int part, part_total;
+    int rr = loop1_begin(g, group, chunk_rows, ci64(g, NORM_DW_GROUPS), acc, "f32", &part, &part_total);
+    int index = add(g, mulc(g, add(g, chunk, rr), d), column);
+    int xh = fmul(g, load_f32(g, x, index), shared_load(g, rr));
+    loop1_end(g, fadd(g, part, fmul(g, load_f32(g, dy, index), xh)), "f32");
+    if_else(g, 1, &part_total, f32);
+    if_end(g, 1, &acc, f32);
+    loop1_end(g, summed, "f32");
+    sync_threads(g);
+    shared_store(g, g->tid, total);
+    sync_threads(g);
+    when_begin(g, op2(g, "arith.andi", column_inside, cmpi(g, "eq", group, ci64(g, 0), "i64"), "i1"));
+    int sum = shared_load(g, g->tid);
+    for (int q = 1; q < NORM_DW_GROUPS; ++q)
+      sum = fadd(g, sum, shared_load(g, addc(g, g->tid, q * NORM_DW_COLUMNS)));
+    store_f32(g, dw, column, sum);
+    when_end(g);
   }
   when_end(g);
   loop_end(g);
@@ -1180,11 +1410,11 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
 
 /* ---- rows copied by index: embedding, gather_rows; sums by index: scatter_add_rows, topk_grad ---- */
 
-/* y[s, c] = table[ids[s], c] (0 for an id outside [0, V)); element-parallel inside tiles of 64 rows. */
+/* y[s, c] = table[ids[s], c] (0 for an id outside [0, V)); one element per thread iteration, tiles of 8192. */
 static void gen_gather(gen *g, const tensor_ref *table, const tensor_ref *ids, const tensor_ref *y) {
   int64_t v = dim(table, 0), d = dim(table, 1), n = y->elements;
-  int vt = tiles_begin(g, ceil_div(ids->elements, ROW_TILE));
-  int e = span_begin(g, vt, ROW_TILE * d, n);
+  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
+  int e = span_begin(g, vt, ELEMENTWISE_TILE, n);
   int s = divc(g, e, d), c = remc(g, e, d);
   int id = load_index(g, ids, s);
   int zero = ci64(g, 0);
@@ -1196,23 +1426,75 @@ static void gen_gather(gen *g, const tensor_ref *table, const tensor_ref *ids, c
   loop_end(g);
 }
 
-/* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s; one y element per thread iteration. */
+/* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s. With few sources (at most
+ * LATCH_SCATTER_ELEMENTWISE_SOURCES) one y element per thread iteration tests them all (tiles of 8192
+ * elements). Otherwise one warp per row of y (tiles of 64 rows): the lanes test 32 indices at a time, a
+ * ballot gives the matching s in increasing order, and lane l adds x[s, c] for its columns c = l, l + 32,
+ * ... of a pass of SCATTER_PASS_COLUMNS (accumulators in local memory): O(S) index tests per row and pass,
+ * O(D) adds per match. Either way each sum runs in increasing s, as the definition says. */
+#define SCATTER_LANE_COLUMNS 16
+#define SCATTER_PASS_COLUMNS (32 * SCATTER_LANE_COLUMNS)
 static void gen_scatter_add_rows(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *idx = &io->in[1], *y = &io->out[0];
   int64_t s_count = dim(x, 0), d = dim(x, 1), rows = dim(y, 0);
+  if (s_count <= LATCH_SCATTER_ELEMENTWISE_SOURCES) {
+    int vt = tiles_begin(g, ceil_div(y->elements, ELEMENTWISE_TILE));
+    int e = span_begin(g, vt, ELEMENTWISE_TILE, y->elements);
+    int r = divc(g, e, d), c = remc(g, e, d);
+    int acc, total;
+    int s = loop1_begin(g, ci64(g, 0), ci64(g, s_count), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
+    int hit = cmpi(g, "eq", load_index(g, idx, s), r, "i64");
+    loop1_end(g, sel(g, hit, fadd(g, acc, load_f32(g, x, add(g, mulc(g, s, d), c))), acc, "f32"), "f32");
+    store_f32(g, y, e, total);
+    loop_end(g);
+    loop_end(g);
+    return;
+  }
+  int64_t lane_columns = ceil_div(d, 32) < SCATTER_LANE_COLUMNS ? ceil_div(d, 32) : SCATTER_LANE_COLUMNS;
+  int acc = local_array(g, lane_columns);
   int vt = tiles_begin(g, ceil_div(rows, ROW_TILE));
-  int e = span_begin(g, vt, ROW_TILE * d, y->elements);
-  int r = divc(g, e, d), c = remc(g, e, d);
-  int acc, total;
-  int s = loop1_begin(g, ci64(g, 0), ci64(g, s_count), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
-  const char *f32[1] = {"f32"};
-  int next;
-  if_begin(g, cmpi(g, "eq", load_index(g, idx, s), r, "i64"), 1, f32, &next);
-  int added = fadd(g, acc, load_f32(g, x, add(g, mulc(g, s, d), c)));
-  if_else(g, 1, &added, f32);
-  if_end(g, 1, &acc, f32);
-  loop1_end(g, next, "f32");
-  store_f32(g, y, e, total);
+  int lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32), warps = divc(g, g->ntid, 32);
+  int first = mulc(g, vt, ROW_TILE);
+  int last = mini(g, addc(g, first, ROW_TILE), ci64(g, rows));
+  int r = loop_begin(g, add(g, first, warp), last, warps);
+  int pass = loop_begin(g, ci64(g, 0), ci64(g, d), ci64(g, SCATTER_PASS_COLUMNS));
+  local_fill(g, acc, lane_columns, cf32(g, 0.0));
+  int s0 = loop_begin(g, ci64(g, 0), ci64(g, s_count), ci64(g, 32));
+  int s = add(g, s0, lane);
+  int inside = cmpi(g, "slt", s, ci64(g, s_count), "i64");
+  int safe = mini(g, s, ci64(g, s_count - 1));
+  int hit = op2(g, "arith.andi", inside, cmpi(g, "eq", load_index(g, idx, safe), r, "i64"), "i1");
+  int all = ci32(g, -1), none = ci32(g, 0), one = ci32(g, 1), mask = fresh(g);
+  ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, all, hit);
+  /* while (mask) { s = s0 + ctz(mask); add row s; mask &= mask - 1; } */
+  int remaining = fresh(g), current = fresh(g), left = fresh(g);
+  ln(g, "%%v%d = scf.while (%%v%d = %%v%d) : (i32) -> i32 {", remaining, current, mask);
+  g->depth++;
+  ln(g, "scf.condition(%%v%d) %%v%d : i32", cmpi(g, "ne", current, none, "i32"), current);
+  g->depth--;
+  ln(g, "} do {");
+  ln(g, "^bb0(%%v%d: i32):", left);
+  g->depth++;
+  int bit = fresh(g);
+  ln(g, "%%v%d = \"llvm.intr.cttz\"(%%v%d) <{is_zero_poison = true}> : (i32) -> i32", bit, left);
+  int source_row = mulc(g, add(g, s0, cast(g, "arith.extui", bit, "i32", "i64")), d);
+  int m = loop_begin(g, ci64(g, 0), ci64(g, lane_columns), ci64(g, 1));
+  int c = add(g, pass, add(g, lane, mulc(g, m, 32)));
+  when_begin(g, cmpi(g, "slt", c, ci64(g, d), "i64"));
+  local_store(g, acc, m, fadd(g, local_load(g, acc, m), load_f32(g, x, add(g, source_row, c))));
+  when_end(g);
+  loop_end(g);
+  ln(g, "scf.yield %%v%d : i32", op2(g, "arith.andi", left, op2(g, "arith.subi", left, one, "i32"), "i32"));
+  g->depth--;
+  ln(g, "}");
+  loop_end(g);
+  int m2 = loop_begin(g, ci64(g, 0), ci64(g, lane_columns), ci64(g, 1));
+  int c2 = add(g, pass, add(g, lane, mulc(g, m2, 32)));
+  when_begin(g, cmpi(g, "slt", c2, ci64(g, d), "i64"));
+  store_f32(g, y, add(g, mulc(g, r, d), c2), local_load(g, acc, m2));
+  when_end(g);
+  loop_end(g);
+  loop_end(g);
   loop_end(g);
   loop_end(g);
 }
@@ -1269,19 +1551,6 @@ static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double th
 
 /* ---- attention ---- */
 
-/* max and sum of exp(s - max) over the keys j < keys of the scores s = q[q_base] . k[k_base + j hd] scale:
- * the softmax statistics of one query row, two passes in increasing j (as the reference does). */
-static void row_statistics(gen *g, const tensor_ref *q, int q_base, const tensor_ref *k, int k_base, int keys,
-                           int64_t hd, int scale, int *out_max, int *out_sum) {
-  int acc;
-  int j = loop1_begin(g, ci64(g, 0), keys, ci64(g, 1), cf32(g, -INFINITY), "f32", &acc, out_max);
-  int s = fmul(g, dot(g, q, q_base, k, add(g, k_base, mulc(g, j, hd)), hd), scale);
-  loop1_end(g, op2(g, "arith.maximumf", acc, s, "f32"), "f32");
-  int j2 = loop1_begin(g, ci64(g, 0), keys, ci64(g, 1), cf32(g, 0.0), "f32", &acc, out_sum);
-  int s2 = fmul(g, dot(g, q, q_base, k, add(g, k_base, mulc(g, j2, hd)), hd), scale);
-  loop1_end(g, fadd(g, acc, fexp(g, fsub(g, s2, *out_max))), "f32");
-}
-
 /* o = softmax(q k^T scale) v per (b, h), online softmax per query row (one row per thread iteration, its
  * output accumulator in local memory). Tiles: (b, h, block of 128 queries). */
 static void gen_attention(gen *g, task_io *io, MlirOperation op) {
@@ -1325,9 +1594,13 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
 }
 
 /* With P = softmax(S), S = q k^T scale (masked): dq = dS k scale per query row i, dk = dS^T q scale and
- * dv = P^T do per key row j (a loop over the queries, recomputing each query row's statistics), dS = P (dP -
- * rowsum(do o)), dP = do v^T. Virtual tile (b, h, block): the 128 query rows and the 128 key rows of the
- * block; every row is one thread iteration, accumulators in local memory. No atomics. */
+ * dv = P^T do per key row j, dS = P (dP - D), dP = do v^T, D = rowsum(do o). Virtual tile (b, h, block):
+ * the 128 query rows and the 128 key rows of the block, one per thread (the CTA's 256 threads), with
+ * accumulators in local memory. The tile first computes, for the query rows that its key rows see (in
+ * chunks of STATS_CHUNK rows), each row's log-sum-exp L (online, keys increasing) and D into shared
+ * memory, so that P[i, j] = exp(S[i, j] - L[i]) costs one dot product: O(T hd) per row instead of
+ * recomputing every query row's statistics per key row. No atomics. */
+#define STATS_CHUNK 2048 /* query rows whose (L, D) sit in shared memory at once: 16 KiB */
 static void gen_attention_grad(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->in[3], *d_o = &io->in[4];
   const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
@@ -1340,69 +1613,101 @@ static void gen_attention_grad(gen *g, task_io *io, MlirOperation op) {
   int vt = tiles_begin(g, bh_count * blocks);
   int bh = divc(g, vt, blocks), block = remc(g, vt, blocks);
   int first = mulc(g, block, ATTENTION_TILE);
-  int q_rows = maxi(g, sub(g, mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tq)), first), ci64(g, 0));
-  int k_rows = maxi(g, sub(g, mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tk)), first), ci64(g, 0));
+  int zero = ci64(g, 0);
+  int q_rows = maxi(g, sub(g, mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tq)), first), zero);
+  int k_rows = maxi(g, sub(g, mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tk)), first), zero);
   int q_head = mulc(g, bh, tq * hd), k_head = mulc(g, bh, tk * hd);
   int v_head = mulc(g, bh, tk * hdv), o_head = mulc(g, bh, tq * hdv);
-  int w = threads_begin(g, ci64(g, 0), add(g, q_rows, k_rows));
-  when_begin(g, cmpi(g, "slt", w, q_rows, "i64"));
+  int w = g->tid;
+  int is_query = cmpi(g, "slt", w, q_rows, "i64");
+  int is_key = op2(g, "arith.andi", not1(g, is_query), cmpi(g, "slt", w, add(g, q_rows, k_rows), "i64"), "i1");
+  int i_own = add(g, first, w), j_own = add(g, first, sub(g, w, q_rows));
+  local_fill(g, acc_a, hd, cf32(g, 0.0));
+  local_fill(g, acc_b, hdv, cf32(g, 0.0));
+  /* Causal: the key rows j >= first are seen by the queries i >= j, so the rows from `first` on. */
+  int chunk = loop_begin(g, causal ? first : zero, ci64(g, tq), ci64(g, STATS_CHUNK));
+  int chunk_end = mini(g, addc(g, chunk, STATS_CHUNK), ci64(g, tq));
+  sync_threads(g);
   {
-    /* query row i: dq[i] = sum_j dS[i, j] k[j] scale */
-    int i = add(g, first, w);
+    /* L[i] and D[i] of the chunk's rows, one row per thread iteration */
+    int i = threads_begin(g, chunk, chunk_end);
     int q_base = add(g, q_head, mulc(g, i, hd)), o_row = add(g, o_head, mulc(g, i, hdv));
     int keys = causal ? addc(g, i, 1) : ci64(g, tk);
-    int max, sum;
-    row_statistics(g, q, q_base, k, k_head, keys, hd, scale, &max, &sum);
-    int row_dot = dot(g, d_o, o_row, o, o_row, hdv);
-    local_fill(g, acc_a, hd, cf32(g, 0.0));
-    int j = loop_begin(g, ci64(g, 0), keys, ci64(g, 1));
+    const char *types[2] = {"f32", "f32"};
+    int init[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, args[2], results[2];
+    int j = for_begin(g, zero, keys, ci64(g, 1), 2, init, types, args, results);
+    int s = fmul(g, dot(g, q, q_base, k, add(g, k_head, mulc(g, j, hd)), hd), scale);
+    int m_new = op2(g, "arith.maximumf", args[0], s, "f32");
+    int l_new = fadd(g, fmul(g, args[1], fexp(g, fsub(g, args[0], m_new))), fexp(g, fsub(g, s, m_new)));
+    int next[2] = {m_new, l_new};
+    for_end(g, 2, next, types);
+    int lse = fadd(g, results[0], op1(g, "math.log", results[1], "f32"));
+    int local = sub(g, i, chunk);
+    shared_store(g, local, lse);
+    shared_store(g, addc(g, local, STATS_CHUNK), dot(g, d_o, o_row, o, o_row, hdv));
+    loop_end(g);
+  }
+  sync_threads(g);
+  int own_in_chunk = op2(g, "arith.andi", cmpi(g, "sge", i_own, chunk, "i64"), cmpi(g, "slt", i_own, chunk_end, "i64"),
+                         "i1");
+  when_begin(g, op2(g, "arith.andi", is_query, own_in_chunk, "i1"));
+  {
+    /* query row i: dq[i] = sum_j dS[i, j] k[j] scale, keys increasing */
+    int i = i_own;
+    int q_base = add(g, q_head, mulc(g, i, hd)), o_row = add(g, o_head, mulc(g, i, hdv));
+    int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+    int local = sub(g, i, chunk);
+    int lse = shared_load(g, local), row_dot = shared_load(g, addc(g, local, STATS_CHUNK));
+    int j = loop_begin(g, zero, keys, ci64(g, 1));
     int k_row = add(g, k_head, mulc(g, j, hd));
-    int p = fdiv(g, fexp(g, fsub(g, fmul(g, dot(g, q, q_base, k, k_row, hd), scale), max)), sum);
+    int p = fexp(g, fsub(g, fmul(g, dot(g, q, q_base, k, k_row, hd), scale), lse));
     int dp = dot(g, d_o, o_row, v, add(g, v_head, mulc(g, j, hdv)), hdv);
     int ds = fmul(g, p, fsub(g, dp, row_dot));
-    int c = loop_begin(g, ci64(g, 0), ci64(g, hd), ci64(g, 1));
+    int c = loop_begin(g, zero, ci64(g, hd), ci64(g, 1));
     int term = fmul(g, fmul(g, ds, load_f32(g, k, add(g, k_row, c))), scale);
     local_store(g, acc_a, c, fadd(g, local_load(g, acc_a, c), term));
     loop_end(g);
     loop_end(g);
-    int c2 = loop_begin(g, ci64(g, 0), ci64(g, hd), ci64(g, 1));
+    int c2 = loop_begin(g, zero, ci64(g, hd), ci64(g, 1));
     store_f32(g, dq, add(g, q_base, c2), local_load(g, acc_a, c2));
     loop_end(g);
   }
-  otherwise(g);
+  when_end(g);
+  when_begin(g, is_key);
   {
-    /* key row j: dv[j] = sum_i P[i, j] do[i], dk[j] = sum_i dS[i, j] q[i] scale over the queries that see
+    /* key row j: dv[j] += P[i, j] do[i], dk[j] += dS[i, j] q[i] scale over the chunk's queries that see
      * key j (i >= j when causal), increasing i */
-    int j = add(g, first, sub(g, w, q_rows));
+    int j = j_own;
     int k_row = add(g, k_head, mulc(g, j, hd)), v_row = add(g, v_head, mulc(g, j, hdv));
-    local_fill(g, acc_a, hd, cf32(g, 0.0));
-    local_fill(g, acc_b, hdv, cf32(g, 0.0));
-    int i = loop_begin(g, causal ? j : ci64(g, 0), ci64(g, tq), ci64(g, 1));
+    int i = loop_begin(g, causal ? maxi(g, chunk, j) : chunk, chunk_end, ci64(g, 1));
     int q_base = add(g, q_head, mulc(g, i, hd)), o_row = add(g, o_head, mulc(g, i, hdv));
-    int keys = causal ? addc(g, i, 1) : ci64(g, tk);
-    int max, sum;
-    row_statistics(g, q, q_base, k, k_head, keys, hd, scale, &max, &sum);
-    int row_dot = dot(g, d_o, o_row, o, o_row, hdv);
-    int p = fdiv(g, fexp(g, fsub(g, fmul(g, dot(g, q, q_base, k, k_row, hd), scale), max)), sum);
+    int local = sub(g, i, chunk);
+    int lse = shared_load(g, local), row_dot = shared_load(g, addc(g, local, STATS_CHUNK));
+    int p = fexp(g, fsub(g, fmul(g, dot(g, q, q_base, k, k_row, hd), scale), lse));
     int dp = dot(g, d_o, o_row, v, v_row, hdv);
     int ds = fmul(g, p, fsub(g, dp, row_dot));
-    int c = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
+    int c = loop_begin(g, zero, ci64(g, hdv), ci64(g, 1));
     local_store(g, acc_b, c, fadd(g, local_load(g, acc_b, c), fmul(g, p, load_f32(g, d_o, add(g, o_row, c)))));
     loop_end(g);
-    int c2 = loop_begin(g, ci64(g, 0), ci64(g, hd), ci64(g, 1));
+    int c2 = loop_begin(g, zero, ci64(g, hd), ci64(g, 1));
     int term = fmul(g, fmul(g, ds, load_f32(g, q, add(g, q_base, c2))), scale);
     local_store(g, acc_a, c2, fadd(g, local_load(g, acc_a, c2), term));
     loop_end(g);
     loop_end(g);
-    int c3 = loop_begin(g, ci64(g, 0), ci64(g, hd), ci64(g, 1));
+  }
+  when_end(g);
+  loop_end(g);
+  when_begin(g, is_key);
+  {
+    int k_row = add(g, k_head, mulc(g, j_own, hd)), v_row = add(g, v_head, mulc(g, j_own, hdv));
+    int c3 = loop_begin(g, zero, ci64(g, hd), ci64(g, 1));
     store_f32(g, dk, add(g, k_row, c3), local_load(g, acc_a, c3));
     loop_end(g);
-    int c4 = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
+    int c4 = loop_begin(g, zero, ci64(g, hdv), ci64(g, 1));
     store_f32(g, dv, add(g, v_row, c4), local_load(g, acc_b, c4));
     loop_end(g);
   }
   when_end(g);
-  loop_end(g);
   loop_end(g);
 }
 
@@ -1450,13 +1755,15 @@ static void gen_topk(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
-/* One tile: ends[g] = #{s : ids[s] <= g}; order[#{s' : ids[s'] < ids[s]} + #{s' < s : ids[s'] = ids[s]}] = s
- * (a stable counting sort, every position computed independently by one thread). */
+/* ends[g] = #{s : ids[s] <= g}; order[#{s' : ids[s'] < ids[s]} + #{s' < s : ids[s'] = ids[s]}] = s (a
+ * stable counting sort, every position computed independently by one thread): the G + N items in virtual
+ * tiles of 256, so the sort spreads over the SMs. */
+#define BUCKET_TILE 256
 static void gen_bucket(gen *g, task_io *io) {
   const tensor_ref *ids = &io->in[0], *order = &io->out[0], *ends = &io->out[1];
   int64_t n = ids->elements, groups = ends->elements;
-  tiles_begin(g, 1);
-  int w = threads_begin(g, ci64(g, 0), ci64(g, groups + n));
+  int vt = tiles_begin(g, ceil_div(groups + n, BUCKET_TILE));
+  int w = span_begin(g, vt, BUCKET_TILE, groups + n);
   int group_count = ci64(g, groups);
   when_begin(g, cmpi(g, "slt", w, group_count, "i64"));
   {
@@ -1873,7 +2180,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
     tiles = latch_task_tile_count(op);
 
   latch_text t = {0};
-  latch_text_put(&t, "gpu.module @latch_lower_tasks_scratch {\n");
+  latch_text_put(&t, "gpu.module @latch_lower_tasks_scratch {\n" SHARED_GLOBAL);
   if (kind == LATCH_OP_TASK_MAP) {
     latch_text_put(&t, "  func.func private @%s(", body_name);
     for (int k = 0; k < io.in_count; ++k)
@@ -1885,7 +2192,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   }
   latch_text_put(&t, "  func.func @%s(%%tile: i32, %%args: !llvm.ptr<1>) {\n", function);
   latch_text body = {0};
-  gen g = {.l = l, .op = op, .t = &body, .arena = -1, .tiles = tiles};
+  gen g = {.l = l, .op = op, .t = &body, .arena = -1, .shared = -1, .tiles = tiles};
   int tid32 = fresh(&g), ntid32 = fresh(&g);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.tid.x : i32", tid32);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.ntid.x : i32", ntid32);
@@ -1967,6 +2274,20 @@ static bool find_parts(lowerer *l) {
   return true;
 }
 
+/* @latch_smem in gpu.module @latch, once. */
+static bool add_shared_memory(lowerer *l) {
+  if (symbol_taken(l, "latch_smem"))
+    return true;
+  MlirOperation global = mlirOperationCreateParse(l->context, str(SHARED_GLOBAL), str("latch-lower-tasks"));
+  if (mlirOperationIsNull(global)) {
+    report(l, l->program, "cannot create @latch_smem (a bug in latch-lower-tasks)");
+    return false;
+  }
+  mlirOperationSetLocation(global, mlirOperationGetLocation(l->program));
+  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), global);
+  return true;
+}
+
 static MlirLogicalResult run(MlirOperation module, const void *options) {
   (void)options;
   lowerer l;
@@ -1991,6 +2312,8 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
       if (!planned)
         report(&l, l.program, "the program has no arena.arena (run latch-plan-arena first)");
       l.symbols = mlirSymbolTableCreate(l.gpu_module);
+      if (planned && !add_shared_memory(&l))
+        planned = false;
       int index = 0;
       for (size_t i = 0; planned && i < l.schedule.count; ++i)
         if (latch_op_is_task(l.schedule.ops[i]))

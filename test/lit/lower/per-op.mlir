@@ -47,19 +47,49 @@ func.func @matmul(%a: tensor<3x40x24xbf16>, %b: tensor<3x16x24xbf16>) -> tensor<
 
 // -----
 
-// task.grouped_matmul: a row's group is the number of ends[g] <= row; rows past ends[G-1] give 0.
+// task.matmul, the tiled product ([200, 20] x [20, 300]: 2 x 3 tiles of 128 x 128): the stage loop over k
+// in steps of 8 carries 64 f32 accumulators per thread; after a CTA barrier each thread copies 4 elements
+// of A and of B (zero outside the operands) into @latch_smem, then after a second barrier runs 8 steps of
+// 8 x 8 outer products (16 shared loads, 64 multiply-adds); each output inside [200, 300] is stored once.
 // CHECK-LABEL: gpu.module @latch
+// CHECK: llvm.mlir.global internal @latch_smem()
+// CHECK: func.func @task_0(
+// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @latch_smem : !llvm.ptr<3>
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c6_i64 step %c6_i64 : i64 {
+// CHECK: %[[ACC:.*]]:64 = scf.for %[[K0:.*]] = %c0_i64 to %c20_i64 step %c8_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: arith.cmpi slt, %{{.*}}, %c20_i64 : i64
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: %[[STEP:.*]]:64 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c1_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-64: arith.addf
+// CHECK: scf.yield %[[STEP]]#0,
+// CHECK-COUNT-64: llvm.store %[[ACC]]#{{[0-9]+}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: sym_name = "matmul_tiled"
+func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tensor<200x300xf32> {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<200x20xf32>, tensor<20x300xf32>) -> tensor<200x300xf32>
+  return %c : tensor<200x300xf32>
+}
+
+// -----
+
+// task.grouped_matmul: the groups of the tile's first and last rows (the number of ends[g] <= row) bound a
+// loop over groups; each runs the tiled product with the other groups' rows reading as zero, carrying the
+// 64 accumulators; rows past ends[G-1] are in no group and give 0.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<12288 x f32>
 // CHECK: func.func @task_0(
 // CHECK: llvm.getelementptr %{{.*}}[5] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c16384_i64 step
-// CHECK: %[[GROUP:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
+// CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
 // CHECK: arith.cmpi sle
-// CHECK: %[[ROUTED:.*]] = arith.cmpi slt, %[[GROUP]], %c3_i64 : i64
-// CHECK: %[[Y:.*]] = scf.if %[[ROUTED]] -> (f32) {
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c1_i64 iter_args(%{{.*}}) -> (f32)
-// CHECK: } else {
-// CHECK: scf.yield %cst : f32
-// CHECK: llvm.store %[[Y]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: %[[LAST:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
+// CHECK: %[[END0:.*]] = arith.addi %[[LAST]], %c1_i64 : i64
+// CHECK: %[[END:.*]] = arith.minsi %[[END0]], %c3_i64 : i64
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1_i64 iter_args({{.*}}) -> (f32, {{.*}}) : i64 {
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c8_i64 iter_args(
+// CHECK: nvvm.barrier0
 // CHECK: sym_name = "grouped_matmul"
 func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends: tensor<3xi32>) -> tensor<20x12xf32> {
   %y = "task.grouped_matmul"(%x, %w, %ends) : (tensor<20x8xbf16>, tensor<3x8x12xbf16>, tensor<3xi32>) -> tensor<20x12xf32>
@@ -170,25 +200,33 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 
 // -----
 
-// task.cross_entropy: one virtual tile (of the task's two) and warp 0 of it: lane l sums the losses of
-// rows l, l + 32, ...; a fixed butterfly of shuffles adds the 32 partial sums; thread 0 stores the mean.
+// task.cross_entropy: one virtual tile (of the task's two); warp w takes rows w, w + 8, ...: the row's max
+// and exp sum over its lanes (lanes stride the row; xor butterflies of shuffles, the same on every lane),
+// the row losses added in order; lane 0 of each warp puts its sum in shared memory, and thread 0 adds the
+// 8 sums in warp order and stores the mean.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
 // CHECK: %[[TID:.*]] = arith.extui %{{.*}} : i32 to i64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c1_i64 step %c2_i64 : i64 {
-// CHECK: %[[LANE:.*]] = arith.cmpi slt, %[[TID]], %c32_i64 : i64
-// CHECK: scf.if %[[LANE]] {
-// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %[[TID]] to %c70_i64 step %c32_i64 iter_args({{.*}}) -> (f32) : i64 {
-// CHECK: math.log
-// CHECK: %[[S16:.*]], %{{.*}} = gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
-// CHECK: %[[P16:.*]] = arith.addf %[[PART]], %[[S16]] : f32
-// CHECK: gpu.shuffle xor %[[P16]], %c8_i32, %c32_i32 : f32
+// CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32_i64 : i64
+// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %[[WARP]] to %c70_i64 step %{{.*}} iter_args({{.*}}) -> (f32) : i64 {
+// CHECK: arith.maximumf
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: %[[S16:.*]], %{{.*}} = gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
-// CHECK: %[[S1:.*]], %{{.*}} = gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
-// CHECK: %[[TOTAL:.*]] = arith.addf %{{.*}}, %[[S1]] : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: math.log
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store %[[PART]], %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0_i64 : i64
 // CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[TOTAL:.*]] = scf.for {{.*}} -> (f32) : i64 {
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: %[[LOSS:.*]] = arith.divf %[[TOTAL]], %{{.*}} : f32
 // CHECK: llvm.store %[[LOSS]]
 // CHECK: sym_name = "cross_entropy"
@@ -275,11 +313,15 @@ func.func @topk(%x: tensor<10x7xf32>) -> (tensor<10x3xf32>, tensor<10x3xi32>) {
 
 // -----
 
-// task.bucket: one tile; threads 0..G-1 count ends[g], the others place one id each (a stable counting
-// sort, no scratch memory, no atomics).
+// task.bucket: items 0..G-1 count ends[g], the others place one id each (a stable counting sort, no
+// scratch memory, no atomics), in virtual tiles of 256 items.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
-// CHECK: scf.for %[[W:.*]] = %{{.*}} to %c22_i64 step %{{.*}} : i64 {
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c1_i64 step %c1_i64 : i64 {
+// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c256_i64 : i64
+// CHECK: %[[HI0:.*]] = arith.addi %[[LO]], %c256_i64 : i64
+// CHECK: %[[HI:.*]] = arith.minsi %[[HI0]], %c22_i64 : i64
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %[[HI]] step %{{.*}} : i64 {
 // CHECK: %[[ENDS:.*]] = arith.cmpi slt, %[[W]], %c4_i64 : i64
 // CHECK: scf.if %[[ENDS]] {
 // CHECK: %[[COUNT:.*]] = scf.for %{{.*}} = %c0_i64 to %c18_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i32) -> (i32) : i64 {
@@ -307,18 +349,40 @@ func.func @gather_rows(%x: tensor<15x6xf32>, %idx: tensor<11xi32>) -> tensor<11x
 
 // -----
 
-// task.scatter_add_rows: each y element sums the x rows that go to it, in increasing s (no atomics).
+// task.scatter_add_rows with few sources (11 <= 32): each y element tests every source and sums the x rows
+// that go to it, in increasing s (no atomics), in tiles of 8192 elements.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
 // CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0_i64 to %c11_i64 step %c1_i64 iter_args(%[[ACC:.*]] = %cst) -> (f32) : i64 {
 // CHECK: %[[HIT:.*]] = arith.cmpi eq
-// CHECK: scf.if %[[HIT]] -> (f32) {
-// CHECK: arith.addf %[[ACC]]
+// CHECK: %[[ADDED:.*]] = arith.addf %[[ACC]]
+// CHECK: arith.select %[[HIT]], %[[ADDED]], %[[ACC]] : f32
 // CHECK: llvm.store %[[SUM]], %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: sym_name = "scatter_add_rows"
 func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tensor<5x6xf32> {
   %y = "task.scatter_add_rows"(%x, %idx) {rows = 5 : i64} : (tensor<11x6xf32>, tensor<11xi32>) -> tensor<5x6xf32>
   return %y : tensor<5x6xf32>
+}
+
+// -----
+
+// task.scatter_add_rows with many sources (100): one warp per y row; the lanes test 32 indices at a time,
+// the ballot's set bits (lowest first: increasing s) name the rows to add, and lane l adds columns l,
+// l + 32, ... into its local accumulators (here 2 of them for 40 columns).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: %[[ACC:.*]] = llvm.alloca %c2_i64 x f32 : (i64) -> !llvm.ptr
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c32_i64 : i64 {
+// CHECK: %[[MASK:.*]] = nvvm.vote.sync ballot %c-1_i32, %{{.*}} -> i32
+// CHECK: scf.while (%[[LEFT:.*]] = %[[MASK]]) : (i32) -> i32 {
+// CHECK: "llvm.intr.cttz"(%{{.*}}) <{is_zero_poison = true}> : (i32) -> i32
+// CHECK: arith.addf
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: sym_name = "scatter_add_rows_scan"
+func.func @scatter_add_rows_scan(%x: tensor<100x40xf32>, %idx: tensor<100xi32>) -> tensor<7x40xf32> {
+  %y = "task.scatter_add_rows"(%x, %idx) {rows = 7 : i64} : (tensor<100x40xf32>, tensor<100xi32>) -> tensor<7x40xf32>
+  return %y : tensor<7x40xf32>
 }
 
 // -----
@@ -433,8 +497,9 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 
 // -----
 
-// task.rmsnorm_grad: virtual tiles 0..1 are the 64-row tiles of dx, tile 2 the columns of dw (each
-// column a fixed-order sum over all rows).
+// task.rmsnorm_grad: virtual tiles 0..1 are the 64-row tiles of dx, tile 2 the columns of dw: chunks of
+// 256 rows whose inverse RMS goes to shared memory, four row groups per column each summing its rows in
+// order, and the four partial sums added in group order (a fixed order).
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c2_i64 : i64 {
@@ -443,9 +508,16 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // CHECK: math.sqrt
 // CHECK: llvm.store
 // CHECK: } else {
-// CHECK: %[[DW:.*]] = scf.for %{{.*}} = %c0_i64 to %c70_i64 step %c1_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK: %[[DW:.*]] = scf.for %{{.*}} = %c0_i64 to %c70_i64 step %c256_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK: nvvm.barrier0
 // CHECK: math.sqrt
-// CHECK: llvm.store %[[DW]]
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK: llvm.store %[[DW]], %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: sym_name = "rmsnorm_grad"
 func.func @rmsnorm_grad(%x: tensor<70x16xf32>, %w: tensor<16xf32>, %dy: tensor<70x16xf32>) -> (tensor<70x16xf32>, tensor<16xf32>) {
   %dx, %dw = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.000000e-05 : f64} : (tensor<70x16xf32>, tensor<16xf32>, tensor<70x16xf32>) -> (tensor<70x16xf32>, tensor<16xf32>)
@@ -500,18 +572,29 @@ func.func @rope_grad(%dy: tensor<1x5x2x6xf32>) -> tensor<1x5x2x6xf32> {
 
 // -----
 
-// task.attention_grad: per (b, h, block) the query rows (dq) then the key rows (dk, dv: a loop over the
-// queries i >= j), accumulators in local memory; no atomics.
+// task.attention_grad: per (b, h, block), thread w takes query row w (dq) or key row w - 128 (dk, dv);
+// for each chunk of 2048 query rows (from the block's first row on, causal) the rows' log-sum-exp (one
+// online pass) and rowsum(do o) go to shared memory between two CTA barriers; then the query rows of the
+// chunk sum over their keys and the key rows over the chunk's queries i >= j. Accumulators in local
+// memory; no atomics.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
 // CHECK: llvm.alloca %c4_i64 x f32 : (i64) -> !llvm.ptr
 // CHECK: llvm.alloca %c4_i64 x f32 : (i64) -> !llvm.ptr
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
-// CHECK: scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i64 {
-// CHECK: %[[Q:.*]] = arith.cmpi slt, %[[W]], %{{.*}} : i64
-// CHECK: scf.if %[[Q]] {
-// CHECK: } else {
-// CHECK: scf.for %{{.*}} = %[[J:.*]] to %c6_i64 step %c1_i64 : i64 {
+// CHECK: %[[Q:.*]] = arith.cmpi slt, %[[TID:.*]], %{{.*}} : i64
+// CHECK: scf.for %[[CHUNK:.*]] = %{{.*}} to %c6_i64 step %c2048_i64 : i64 {
+// CHECK: nvvm.barrier0
+// CHECK: scf.for {{.*}} -> (f32, f32) : i64 {
+// CHECK: math.log
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: scf.if %{{.*}} {
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: scf.if %{{.*}} {
+// CHECK: %[[FROM:.*]] = arith.maxsi %[[CHUNK]], %{{.*}} : i64
+// CHECK: scf.for %{{.*}} = %[[FROM]] to %{{.*}} step %c1_i64 : i64 {
 // CHECK: sym_name = "attention_grad"
 func.func @attention_grad(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>, %v: tensor<1x2x6x4xf32>, %o: tensor<1x2x6x4xf32>, %do: tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) {
   %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 5.000000e-01 : f64} : (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>)
@@ -533,15 +616,15 @@ func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf3
 
 // -----
 
-// task.grouped_matmul_weight_grad: tiles (g, 128 x 128 of K x N); the sum runs over the rows of group g,
-// ends[g-1] .. ends[g] (clamped to [0, R]), in increasing r.
+// task.grouped_matmul_weight_grad: tiles (g, 128 x 128 of K x N), each a tiled product whose reduction
+// runs over the rows of group g, ends[g-1] .. ends[g] (clamped to [0, R]), in increasing r.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
 // CHECK: %[[BEGIN:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
-// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c1_i64 iter_args(%{{.*}}) -> (f32) : i64 {
-// CHECK: %[[R:.*]] = arith.truncf %[[SUM]] : f32 to bf16
+// CHECK: %[[SUM:.*]]:64 = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c8_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
+// CHECK: %[[R:.*]] = arith.truncf %[[SUM]]#0 : f32 to bf16
 // CHECK: llvm.store %[[R]]
 // CHECK: sym_name = "grouped_matmul_weight_grad"
 func.func @grouped_matmul_weight_grad(%x: tensor<20x8xbf16>, %dy: tensor<20x12xbf16>, %ends: tensor<3xi32>) -> tensor<3x8x12xbf16> {
