@@ -1553,7 +1553,7 @@ static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double th
 
 /* o = softmax(q k^T scale) v per (b, h), online softmax per query row (one row per thread iteration, its
  * output accumulator in local memory). Tiles: (b, h, block of 128 queries). */
-static void gen_attention(gen *g, task_io *io, MlirOperation op) {
+static void gen_attention_rows(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
   bool causal = latch_attention_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
@@ -1601,7 +1601,7 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
  * memory, so that P[i, j] = exp(S[i, j] - L[i]) costs one dot product: O(T hd) per row instead of
  * recomputing every query row's statistics per key row. No atomics. */
 #define STATS_CHUNK 2048 /* query rows whose (L, D) sit in shared memory at once: 16 KiB */
-static void gen_attention_grad(gen *g, task_io *io, MlirOperation op) {
+static void gen_attention_grad_rows(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->in[3], *d_o = &io->in[4];
   const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
   bool causal = latch_attention_grad_causal(op);
@@ -1708,6 +1708,229 @@ static void gen_attention_grad(gen *g, task_io *io, MlirOperation op) {
     loop_end(g);
   }
   when_end(g);
+  loop_end(g);
+}
+
+/* ---- attention, one warp per row ----
+ * A warp owns a row (a query row, or a key row of the gradient); lane l holds elements l, l + 32, ... of
+ * the row's vectors in registers (LANE_PARTS of them), so every row load is coalesced, and a dot product
+ * is the lanes' partial sums combined by the xor butterfly (warp_combine: the same bits on every lane,
+ * so the online-softmax state and the branch conditions stay uniform across the warp). Heads wider than
+ * 32 x MAX_LANE_PARTS use the one-row-per-thread templates above. */
+#define MAX_LANE_PARTS 8
+#define WARPS (CTA_THREADS / 32)
+
+/* Elements lane + 32 m (m < parts) of the row at `base` of t, 0 past n. */
+static void lane_row(gen *g, const tensor_ref *t, int base, int64_t n, int lane, int *out) {
+  for (int64_t m = 0; m < ceil_div(n, 32); ++m) {
+    int c = addc(g, lane, 32 * m), index = add(g, base, c);
+    out[m] = 32 * m + 31 < n ? load_f32(g, t, index) : load_f32_if(g, t, cmpi(g, "slt", c, ci64(g, n), "i64"), index);
+  }
+}
+
+static void lane_row_store(gen *g, const tensor_ref *t, int base, int64_t n, int lane, const int *values) {
+  for (int64_t m = 0; m < ceil_div(n, 32); ++m) {
+    int c = addc(g, lane, 32 * m);
+    bool whole = 32 * m + 31 < n;
+    if (!whole)
+      when_begin(g, cmpi(g, "slt", c, ci64(g, n), "i64"));
+    store_f32(g, t, add(g, base, c), values[m]);
+    if (!whole)
+      when_end(g);
+  }
+}
+
+static int lane_dot(gen *g, const int *a, const int *b, int64_t n) {
+  int sum = fmul(g, a[0], b[0]);
+  for (int64_t m = 1; m < ceil_div(n, 32); ++m)
+    sum = fadd(g, sum, fmul(g, a[m], b[m]));
+  return warp_combine(g, "arith.addf", sum);
+}
+
+/* o = softmax(q k^T scale) v per (b, h): warp w takes query rows w, w + 8, ... of the tile's 128, an
+ * online softmax over the keys in increasing order. Tiles: (b, h, block of 128 queries). */
+static void gen_attention(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
+  bool causal = latch_attention_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  int64_t pq = ceil_div(hd, 32), pv = ceil_div(hdv, 32);
+  if (pq > MAX_LANE_PARTS || pv > MAX_LANE_PARTS) {
+    gen_attention_rows(g, io, op);
+    return;
+  }
+  int scale = cf32(g, latch_attention_scale(op));
+  int64_t blocks = ceil_div(tq, ATTENTION_TILE);
+  int vt = tiles_begin(g, bh_count * blocks);
+  int bh = divc(g, vt, blocks), block = remc(g, vt, blocks);
+  int first = mulc(g, block, ATTENTION_TILE);
+  int last = mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tq));
+  int lane = remc(g, g->tid, 32);
+  int i = loop_begin(g, add(g, first, divc(g, g->tid, 32)), last, divc(g, g->ntid, 32));
+  int q_row = mulc(g, add(g, mulc(g, bh, tq), i), hd);
+  int k_head = mulc(g, bh, tk * hd), v_head = mulc(g, bh, tk * hdv);
+  int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS];
+  lane_row(g, q, q_row, hd, lane, qv);
+  int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+  /* carried: m, l, acc[pv] */
+  int init[2 + MAX_LANE_PARTS], args[2 + MAX_LANE_PARTS], results[2 + MAX_LANE_PARTS];
+  init[0] = cf32(g, -INFINITY);
+  init[1] = cf32(g, 0.0);
+  for (int64_t m = 0; m < pv; ++m)
+    init[2 + m] = cf32(g, 0.0);
+  int j = for_begin(g, ci64(g, 0), keys, ci64(g, 1), (int)(2 + pv), init, f32_types, args, results);
+  lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
+  int s = fmul(g, lane_dot(g, qv, kv, hd), scale);
+  int m_new = op2(g, "arith.maximumf", args[0], s, "f32");
+  int correction = fexp(g, fsub(g, args[0], m_new));
+  int p = fexp(g, fsub(g, s, m_new));
+  int next[2 + MAX_LANE_PARTS];
+  next[0] = m_new;
+  next[1] = fadd(g, fmul(g, args[1], correction), p);
+  lane_row(g, v, add(g, v_head, mulc(g, j, hdv)), hdv, lane, vv);
+  for (int64_t m = 0; m < pv; ++m)
+    next[2 + m] = fadd(g, fmul(g, args[2 + m], correction), fmul(g, p, vv[m]));
+  for_end(g, (int)(2 + pv), next, f32_types);
+  int out[MAX_LANE_PARTS];
+  for (int64_t m = 0; m < pv; ++m)
+    out[m] = fdiv(g, results[2 + m], results[1]);
+  lane_row_store(g, o, mulc(g, add(g, mulc(g, bh, tq), i), hdv), hdv, lane, out);
+  loop_end(g);
+  loop_end(g);
+}
+
+/* The gradient (see gen_attention_grad_rows for the formulas), one warp per row: per (b, h, block) warp
+ * w takes query rows and key rows w, w + 8, ... of the block. For each chunk of STATS_CHUNK query rows
+ * (from the block's first row on, causal) the warps compute each row's log-sum-exp (online, keys
+ * increasing) and D = rowsum(do o) into shared memory; then the chunk's query rows sum dq over their
+ * keys, and the key rows add the chunk's queries i >= j to dk and dv, carried between chunks in local
+ * memory. No atomics; every sum in a fixed order. */
+#define KEY_ROWS_PER_WARP (ATTENTION_TILE / WARPS)
+static void gen_attention_grad(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->in[3], *d_o = &io->in[4];
+  const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
+  bool causal = latch_attention_grad_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  int64_t pq = ceil_div(hd, 32), pv = ceil_div(hdv, 32);
+  if (pq > MAX_LANE_PARTS || pv > MAX_LANE_PARTS) {
+    gen_attention_grad_rows(g, io, op);
+    return;
+  }
+  int dk_acc = local_array(g, KEY_ROWS_PER_WARP * pq), dv_acc = local_array(g, KEY_ROWS_PER_WARP * pv);
+  int scale = cf32(g, latch_attention_grad_scale(op));
+  int64_t q_blocks = ceil_div(tq, ATTENTION_TILE), k_blocks = ceil_div(tk, ATTENTION_TILE);
+  int64_t blocks = q_blocks > k_blocks ? q_blocks : k_blocks;
+  int vt = tiles_begin(g, bh_count * blocks);
+  int bh = divc(g, vt, blocks), block = remc(g, vt, blocks);
+  int first = mulc(g, block, ATTENTION_TILE);
+  int zero = ci64(g, 0), one = ci64(g, 1);
+  int q_end = mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tq));
+  int k_end = mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tk));
+  int q_head = mulc(g, bh, tq * hd), k_head = mulc(g, bh, tk * hd);
+  int v_head = mulc(g, bh, tk * hdv), o_head = mulc(g, bh, tq * hdv);
+  int lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32);
+  local_fill(g, dk_acc, KEY_ROWS_PER_WARP * pq, cf32(g, 0.0));
+  local_fill(g, dv_acc, KEY_ROWS_PER_WARP * pv, cf32(g, 0.0));
+  int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS], dov[MAX_LANE_PARTS], ov[MAX_LANE_PARTS];
+  int chunk = loop_begin(g, causal ? first : zero, ci64(g, tq), ci64(g, STATS_CHUNK));
+  int chunk_end = mini(g, addc(g, chunk, STATS_CHUNK), ci64(g, tq));
+  sync_threads(g);
+  {
+    /* L[i] and D[i] of the chunk's rows, a row per warp iteration; lane 0 writes them */
+    int i = loop_begin(g, add(g, chunk, warp), chunk_end, ci64(g, WARPS));
+    lane_row(g, q, add(g, q_head, mulc(g, i, hd)), hd, lane, qv);
+    int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+    const char *types[2] = {"f32", "f32"};
+    int init[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, args[2], results[2];
+    int j = for_begin(g, zero, keys, one, 2, init, types, args, results);
+    lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
+    int s = fmul(g, lane_dot(g, qv, kv, hd), scale);
+    int m_new = op2(g, "arith.maximumf", args[0], s, "f32");
+    int next[2] = {m_new, fadd(g, fmul(g, args[1], fexp(g, fsub(g, args[0], m_new))), fexp(g, fsub(g, s, m_new)))};
+    for_end(g, 2, next, types);
+    int lse = fadd(g, results[0], op1(g, "math.log", results[1], "f32"));
+    int o_row = add(g, o_head, mulc(g, i, hdv));
+    lane_row(g, d_o, o_row, hdv, lane, dov);
+    lane_row(g, o, o_row, hdv, lane, ov);
+    int row_dot = lane_dot(g, dov, ov, hdv);
+    when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
+    int local = sub(g, i, chunk);
+    shared_store(g, local, lse);
+    shared_store(g, addc(g, local, STATS_CHUNK), row_dot);
+    when_end(g);
+    loop_end(g);
+  }
+  sync_threads(g);
+  {
+    /* query rows of the block in this chunk: dq[i] = sum_j dS[i, j] k[j] scale, keys increasing */
+    int i = loop_begin(g, add(g, maxi(g, first, chunk), warp), mini(g, q_end, chunk_end), ci64(g, WARPS));
+    int q_row = add(g, q_head, mulc(g, i, hd)), o_row = add(g, o_head, mulc(g, i, hdv));
+    lane_row(g, q, q_row, hd, lane, qv);
+    lane_row(g, d_o, o_row, hdv, lane, dov);
+    int local = sub(g, i, chunk);
+    int lse = shared_load(g, local), row_dot = shared_load(g, addc(g, local, STATS_CHUNK));
+    int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+    int init[MAX_LANE_PARTS], args[MAX_LANE_PARTS], results[MAX_LANE_PARTS], next[MAX_LANE_PARTS];
+    for (int64_t m = 0; m < pq; ++m)
+      init[m] = cf32(g, 0.0);
+    int j = for_begin(g, zero, keys, one, (int)pq, init, f32_types, args, results);
+    lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
+    lane_row(g, v, add(g, v_head, mulc(g, j, hdv)), hdv, lane, vv);
+    int p = fexp(g, fsub(g, fmul(g, lane_dot(g, qv, kv, hd), scale), lse));
+    int ds = fmul(g, p, fsub(g, lane_dot(g, dov, vv, hdv), row_dot));
+    for (int64_t m = 0; m < pq; ++m)
+      next[m] = fadd(g, args[m], fmul(g, fmul(g, ds, kv[m]), scale));
+    for_end(g, (int)pq, next, f32_types);
+    lane_row_store(g, dq, q_row, hd, lane, results);
+    loop_end(g);
+  }
+  {
+    /* key rows: dv[j] += P[i, j] do[i], dk[j] += dS[i, j] q[i] scale over the chunk's queries that see
+     * key j (i >= j when causal), increasing i */
+    int t = loop_begin(g, zero, ci64(g, KEY_ROWS_PER_WARP), one);
+    int j = add(g, first, add(g, warp, mulc(g, t, WARPS)));
+    when_begin(g, cmpi(g, "slt", j, k_end, "i64"));
+    lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
+    lane_row(g, v, add(g, v_head, mulc(g, j, hdv)), hdv, lane, vv);
+    int init[2 * MAX_LANE_PARTS], args[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS], next[2 * MAX_LANE_PARTS];
+    int n = (int)(pq + pv);
+    for (int64_t m = 0; m < pq; ++m)
+      init[m] = local_load(g, dk_acc, addc(g, mulc(g, t, pq), m));
+    for (int64_t m = 0; m < pv; ++m)
+      init[pq + m] = local_load(g, dv_acc, addc(g, mulc(g, t, pv), m));
+    int i = for_begin(g, causal ? maxi(g, chunk, j) : chunk, chunk_end, one, n, init, f32_types, args, results);
+    lane_row(g, q, add(g, q_head, mulc(g, i, hd)), hd, lane, qv);
+    lane_row(g, d_o, add(g, o_head, mulc(g, i, hdv)), hdv, lane, dov);
+    int local = sub(g, i, chunk);
+    int lse = shared_load(g, local), row_dot = shared_load(g, addc(g, local, STATS_CHUNK));
+    int p = fexp(g, fsub(g, fmul(g, lane_dot(g, qv, kv, hd), scale), lse));
+    int ds = fmul(g, p, fsub(g, lane_dot(g, dov, vv, hdv), row_dot));
+    for (int64_t m = 0; m < pq; ++m)
+      next[m] = fadd(g, args[m], fmul(g, fmul(g, ds, qv[m]), scale));
+    for (int64_t m = 0; m < pv; ++m)
+      next[pq + m] = fadd(g, args[pq + m], fmul(g, p, dov[m]));
+    for_end(g, n, next, f32_types);
+    for (int64_t m = 0; m < pq; ++m)
+      local_store(g, dk_acc, addc(g, mulc(g, t, pq), m), results[m]);
+    for (int64_t m = 0; m < pv; ++m)
+      local_store(g, dv_acc, addc(g, mulc(g, t, pv), m), results[pq + m]);
+    when_end(g);
+    loop_end(g);
+  }
+  loop_end(g);
+  {
+    int t = loop_begin(g, zero, ci64(g, KEY_ROWS_PER_WARP), one);
+    int j = add(g, first, add(g, warp, mulc(g, t, WARPS)));
+    when_begin(g, cmpi(g, "slt", j, k_end, "i64"));
+    int out[MAX_LANE_PARTS];
+    for (int64_t m = 0; m < pq; ++m)
+      out[m] = local_load(g, dk_acc, addc(g, mulc(g, t, pq), m));
+    lane_row_store(g, dk, add(g, k_head, mulc(g, j, hd)), hd, lane, out);
+    for (int64_t m = 0; m < pv; ++m)
+      out[m] = local_load(g, dv_acc, addc(g, mulc(g, t, pv), m));
+    lane_row_store(g, dv, add(g, v_head, mulc(g, j, hdv)), hdv, lane, out);
+    when_end(g);
+    loop_end(g);
+  }
   loop_end(g);
 }
 

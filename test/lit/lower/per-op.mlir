@@ -270,20 +270,23 @@ func.func @rope(%x: tensor<2x9x3x8xf32>) -> tensor<2x9x3x8xf32> {
 
 // -----
 
-// task.attention: tiles (b, h, 128 queries) = 6; a query row per thread iteration with an online
-// softmax; the row's output accumulates in local memory (llvm.alloca at entry).
+// task.attention: tiles (b, h, 128 queries) = 6; warp w takes query rows w, w + 8, ... with the row's
+// elements spread over the lanes (here one each: hd = 8); the online softmax carries (m, l, acc) over the
+// keys, each score a dot product combined by the xor butterfly of shuffles.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
-// CHECK: %[[ACC:.*]] = llvm.alloca %c8_i64 x f32 : (i64) -> !llvm.ptr
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c6_i64 step %c6_i64 : i64 {
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i64 : i64
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i64 {
 // CHECK: %[[KEYS:.*]] = arith.addi %[[I]], %c1_i64 : i64
-// CHECK: %[[ML:.*]]:2 = scf.for %{{.*}} = %c0_i64 to %[[KEYS]] step %c1_i64 iter_args(%[[M:.*]] = %cst{{.*}}, %[[L:.*]] = %cst{{.*}}) -> (f32, f32) : i64 {
+// CHECK: %[[ML:.*]]:3 = scf.for %{{.*}} = %c0_i64 to %[[KEYS]] step %c1_i64 iter_args(%[[M:.*]] = %cst{{.*}}, %[[L:.*]] = %cst{{.*}}, %{{.*}} = %cst{{.*}}) -> (f32, f32, f32) : i64 {
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: %[[MNEW:.*]] = arith.maximumf %[[M]], %{{.*}} : f32
 // CHECK: math.exp
 // CHECK: math.exp
-// CHECK: scf.yield %[[MNEW]], %{{.*}} : f32, f32
-// CHECK: arith.divf %{{.*}}, %[[ML]]#1 : f32
+// CHECK: scf.yield %[[MNEW]], %{{.*}}, %{{.*}} : f32, f32, f32
+// CHECK: arith.divf %[[ML]]#2, %[[ML]]#1 : f32
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: sym_name = "attention"
 func.func @attention(%q: tensor<2x3x20x8xbf16>, %k: tensor<2x3x20x8xbf16>, %v: tensor<2x3x20x8xbf16>) -> tensor<2x3x20x8xbf16> {
@@ -572,29 +575,28 @@ func.func @rope_grad(%dy: tensor<1x5x2x6xf32>) -> tensor<1x5x2x6xf32> {
 
 // -----
 
-// task.attention_grad: per (b, h, block), thread w takes query row w (dq) or key row w - 128 (dk, dv);
-// for each chunk of 2048 query rows (from the block's first row on, causal) the rows' log-sum-exp (one
-// online pass) and rowsum(do o) go to shared memory between two CTA barriers; then the query rows of the
-// chunk sum over their keys and the key rows over the chunk's queries i >= j. Accumulators in local
-// memory; no atomics.
+// task.attention_grad: per (b, h, block), warp w takes query rows and key rows w, w + 8, ... (elements
+// over the lanes); for each chunk of 2048 query rows (from the block's first row on, causal) lane 0 of
+// the warp of a row writes its log-sum-exp (one online pass) and rowsum(do o) to shared memory between
+// two CTA barriers; then the chunk's query rows sum dq over their keys, and the key rows (16 per warp)
+// add the chunk's queries i >= j to dk and dv, carried across chunks in local memory; no atomics.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
-// CHECK: llvm.alloca %c4_i64 x f32 : (i64) -> !llvm.ptr
-// CHECK: llvm.alloca %c4_i64 x f32 : (i64) -> !llvm.ptr
+// CHECK: llvm.alloca %c16_i64 x f32 : (i64) -> !llvm.ptr
+// CHECK: llvm.alloca %c16_i64 x f32 : (i64) -> !llvm.ptr
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
-// CHECK: %[[Q:.*]] = arith.cmpi slt, %[[TID:.*]], %{{.*}} : i64
 // CHECK: scf.for %[[CHUNK:.*]] = %{{.*}} to %c6_i64 step %c2048_i64 : i64 {
 // CHECK: nvvm.barrier0
 // CHECK: scf.for {{.*}} -> (f32, f32) : i64 {
+// CHECK: gpu.shuffle xor
 // CHECK: math.log
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK: scf.if %{{.*}} {
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-// CHECK: scf.if %{{.*}} {
+// CHECK: scf.for %[[T:.*]] = %c0_i64 to %c16_i64 step %c1_i64 : i64 {
 // CHECK: %[[FROM:.*]] = arith.maxsi %[[CHUNK]], %{{.*}} : i64
-// CHECK: scf.for %{{.*}} = %[[FROM]] to %{{.*}} step %c1_i64 : i64 {
+// CHECK: scf.for %{{.*}} = %[[FROM]] to %{{.*}} step %c1_i64 iter_args({{.*}}) -> (f32, f32) : i64 {
 // CHECK: sym_name = "attention_grad"
 func.func @attention_grad(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>, %v: tensor<1x2x6x4xf32>, %o: tensor<1x2x6x4xf32>, %do: tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) {
   %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 5.000000e-01 : f64} : (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>, tensor<1x2x6x4xf32>)
