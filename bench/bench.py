@@ -574,17 +574,36 @@ def plot_losses(curves, lf, path):
     return True
 
 
+def timeline_tracks(events):
+    """The rows of the timeline from latch-run's trace JSON: {tid: row} in the order of the tracks'
+    thread_sort_index (else by tid), and what a row is: "SM" when every track is named "SM s" (latch-run
+    writes tid = SM when each CTA had an SM of its own), else "CTA" (tid = CTA)."""
+    names = {e["tid"]: e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    order = {e["tid"]: e["args"]["sort_index"] for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_sort_index"}
+    tids = sorted({e["tid"] for e in events if e.get("ph") == "X"} | set(names),
+                  key=lambda t: (order.get(t, t), t))
+    unit = "SM" if tids and all(re.fullmatch(r"SM \d+", names.get(t, "")) for t in tids) else "CTA"
+    return {t: row for row, t in enumerate(tids)}, unit
+
+
 def plot_timeline(trace_path, path, title):
-    """One row per CTA (one CTA per SM for TinyMoE): work intervals coloured by kind, barrier waits grey."""
+    """One row per SM (latch-run's tracks when every CTA had an SM of its own, as for TinyMoE's one CTA
+    per SM), else one per CTA: work intervals coloured by kind, barrier waits grey. The title gets
+    ": one row per SM" or ": one row per CTA"."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
     events = json.load(open(trace_path))["traceEvents"]
     work = [e for e in events if e.get("ph") == "X" and e.get("cat") == "work"]
     wait = [e for e in events if e.get("ph") == "X" and e.get("cat") == "wait"]
     if not work:
         return False
+    row_of, unit = timeline_tracks(events)
+    sorted_by_sm = unit == "CTA" and any(
+        e["args"]["name"].startswith("SM ") for e in events if e.get("ph") == "M" and e.get("name") == "thread_name")
     kind = lambda name: name.split(".", 1)[1].split("+")[0] if "." in name else name  # noqa: E731
     totals = {}
     for e in work:
@@ -593,21 +612,24 @@ def plot_timeline(trace_path, path, title):
     cmap = plt.get_cmap("tab20")
     colours = {k: cmap(i % 20) for i, k in enumerate(top)}
     other = (0.55, 0.35, 0.2, 1.0)
-    ctas = 1 + max(e["tid"] for e in work)
-    fig, ax = plt.subplots(figsize=(12, max(3.0, min(9.0, ctas * 0.05))), dpi=120)
+    rows = len(row_of)
+    fig, ax = plt.subplots(figsize=(12, max(3.0, min(9.0, rows * 0.05))), dpi=120)
     grey = (0.85, 0.85, 0.85, 1.0)
-    spans = {}  # (colour, cta) -> [(start ms, duration ms)]: one pass over the events
+    spans = {}  # (colour, row) -> [(start ms, duration ms)]: one pass over the events
     for e in work:
-        spans.setdefault((colours.get(kind(e["name"]), other), e["tid"]), []).append((e["ts"] / 1e3, e["dur"] / 1e3))
+        spans.setdefault((colours.get(kind(e["name"]), other), row_of[e["tid"]]), []).append((e["ts"] / 1e3, e["dur"] / 1e3))
     for e in wait:
-        spans.setdefault((grey, e["tid"]), []).append((e["ts"] / 1e3, e["dur"] / 1e3))
-    for (c, cta), xs in spans.items():
-        ax.broken_barh(xs, (cta - 0.4, 0.8), facecolors=c, linewidth=0)
+        spans.setdefault((grey, row_of[e["tid"]]), []).append((e["ts"] / 1e3, e["dur"] / 1e3))
+    for (c, row), xs in spans.items():
+        ax.broken_barh(xs, (row - 0.4, 0.8), facecolors=c, linewidth=0)
     ax.set_xlabel("ms since the first interval began")
-    ax.set_ylabel("CTA (one per SM)")
-    ax.set_ylim(-1, ctas)
+    ax.set_ylabel("SM" if unit == "SM" else "CTA (sorted by SM)" if sorted_by_sm else "CTA")
+    ax.set_ylim(-1, rows)
+    tid_at = sorted(row_of, key=row_of.get)  # the ticks name the SM (CTA), not the row
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: str(tid_at[int(y)]) if 0 <= y < rows and y == int(y) else ""))
     ax.invert_yaxis()
-    ax.set_title(title, fontsize=10)
+    ax.set_title(f"{title}: one row per {unit}", fontsize=10)
     handles = [Patch(color=colours[k], label=k) for k in top] + [Patch(color=(0.85, 0.85, 0.85), label="barrier wait")]
     if len(totals) > len(top):
         handles.append(Patch(color=other, label="other kinds"))
@@ -637,7 +659,7 @@ def report(res, out_dir, root=None):
             pictures["loss"] = f"docs/img/bench-{res['date']}-loss.png"
         trace = (res.get("latch") or {}).get("trace")
         if trace and os.path.exists(trace):
-            title = f"Latch persistent kernel, last update of the {res['shapes'][0]} run: one row per CTA"
+            title = f"Latch persistent kernel, last update of the {res['shapes'][0]} run"
             if plot_timeline(trace, os.path.join(img, f"bench-{res['date']}-timeline.png"), title):
                 pictures["timeline"] = f"docs/img/bench-{res['date']}-timeline.png"
     except ImportError as e:
@@ -702,7 +724,7 @@ def replot(path, out_dir):
         made.append(f"docs/img/bench-{doc['date']}-loss.png")
     trace = path[:-len(".json")] + "-trace.json"
     if os.path.exists(trace):
-        title = "Latch persistent kernel, last update of the 2x1024 run: one row per CTA"
+        title = "Latch persistent kernel, last update of the 2x1024 run"
         if plot_timeline(trace, os.path.join(img, f"bench-{doc['date']}-timeline.png"), title):
             made.append(f"docs/img/bench-{doc['date']}-timeline.png")
     log("bench: drew " + (", ".join(made) or "nothing (no loss curves, no trace)"))

@@ -6,6 +6,7 @@
   - tinymoe_torch.data_window against the tokens/targets `latch-run --dry-run --data` gives update 3;
   - tinymoe_torch.param_specs against the bundle's TinyMoE 2x1024 manifest (names, shapes, count);
   - bench.plan_counts, and bench.py --fake (the table, JSON and pictures from made-up numbers);
+  - bench.timeline_tracks (the timeline's rows) on the synthetic traces of latch-runtime-test;
   - tinymoe_torch.py's argument errors (they come before torch is imported).
 
     python3 bench/test_bench.py [BUILD_DIR]     (default build; needs numpy, and matplotlib for pictures)
@@ -162,6 +163,24 @@ def test_fake_report(tmp):
         print("SKIP  pictures (no matplotlib)")
 
 
+def test_timeline_tracks(tmp):
+    tool = os.path.join(BUILD, "latch-runtime-test")
+    if not os.path.exists(tool):
+        print("SKIP  timeline_tracks (no latch-runtime-test: the build found no cuda.h)")
+        return
+    # latch-runtime-test's synthetic traces (test/lit/runtime/trace.test): "sm" puts CTA 0 on SM 5 and
+    # CTA 1 on SM 2, "partial" CTA 1 on SM 7 and CTA 0 nowhere, "good" records no SM.
+    want = {"sm": ({2: 0, 5: 1}, "SM"), "partial": ({1: 0, 0: 1}, "CTA"), "good": ({0: 0, 1: 1}, "CTA")}
+    for kind, expected in want.items():
+        path = os.path.join(tmp, f"trace-{kind}.json")
+        r = subprocess.run([tool, "trace", kind, path], capture_output=True, text=True)
+        got = bench.timeline_tracks(json.load(open(path))["traceEvents"]) if r.returncode == 0 else None
+        check(f"timeline_tracks: trace {kind}", got == expected, f"{got} (rc {r.returncode})")
+    events = [dict(name="i0.x", cat="work", ph="X", pid=0, tid=t, ts=0.0, dur=1.0) for t in (3, 0, 1)]
+    got = bench.timeline_tracks(events)
+    check("timeline_tracks: no metadata, rows by tid", got == ({0: 0, 1: 1, 3: 2}, "CTA"), str(got))
+
+
 def test_torch_args():
     script = os.path.join(HERE, "tinymoe_torch.py")
     r = subprocess.run([sys.executable, script, "--init", "1", "--data", "x.npy", "--json", "o.json"],
@@ -181,6 +200,7 @@ def main():
         test_specs()
         test_plan()
         test_fake_report(tmp)
+        test_timeline_tracks(tmp)
         test_torch_args()
     print(f"\n{len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
     return 1 if failures else 0

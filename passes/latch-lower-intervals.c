@@ -286,6 +286,26 @@ static void write_trace(writer *w, const char *indent, const char *guard, int in
   latch_text_put(t, "%s}\n", indent);
 }
 
+/* Thread 0 of a tracing CTA writes %smid + 1 (0 = never written) into trace[grid * intervals * 3 + cta],
+ * after every CTA's timestamps (docs/device-abi.md "Trace"). Only @latch_main writes it. */
+static void write_trace_smid(writer *w) {
+  latch_text *t = w->t;
+  int sm = fresh(w), sm_wide = fresh(w), one = fresh(w), word = fresh(w), grid = fresh(w), base = fresh(w),
+      index = fresh(w), address = fresh(w);
+  latch_text_put(t, "    scf.if %%trace_leader {\n");
+  latch_text_put(t, "      %%v%d = nvvm.read.ptx.sreg.smid : i32\n", sm);
+  latch_text_put(t, "      %%v%d = arith.extui %%v%d : i32 to i64\n", sm_wide, sm);
+  latch_text_put(t, "      %%v%d = arith.constant 1 : i64\n", one);
+  latch_text_put(t, "      %%v%d = arith.addi %%v%d, %%v%d : i64\n", word, sm_wide, one);
+  latch_text_put(t, "      %%v%d = arith.extui %%grid : i32 to i64\n", grid);
+  latch_text_put(t, "      %%v%d = arith.muli %%v%d, %%trace_words : i64\n", base, grid);
+  latch_text_put(t, "      %%v%d = arith.addi %%v%d, %%cta_wide : i64\n", index, base);
+  latch_text_put(t, "      %%v%d = llvm.getelementptr %%trace[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n",
+                 address, index);
+  latch_text_put(t, "      llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", word, address);
+  latch_text_put(t, "    }\n");
+}
+
 /* for (t = blockIdx.x; t < total; t += gridDim.x): the task whose prefix-sum range holds t runs tile
  * t - start. Tasks of zero tiles are never chosen. */
 static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave) {
@@ -439,6 +459,7 @@ static void write_kernel(const lowerer *l, latch_text *t) {
   latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
   latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
   latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
+  write_trace_smid(&w);
   for (int i = 0; i < l->interval_count; ++i) {
     write_trace(&w, "    ", "%trace_leader", i, 0, 1);
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {

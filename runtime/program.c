@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "trace.h"
+
 /* cuMemAlloc gives at least this alignment; the arena needs LATCH_ABI_ARENA_ALIGNMENT. Zero-byte
  * buffers still get an allocation of this size so every argument has a distinct valid address. */
 #define MIN_ALLOCATION 256
@@ -235,7 +237,7 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
                              (unsigned long long)p->arena, LATCH_ABI_ARENA_ALIGNMENT);
   LATCH_RETURN_IF_ERROR(allocate(p, sizeof(uint32_t), "the barrier counter", &p->barrier), "setting up the barrier");
   if (options->tracing) {
-    p->trace_words = (int64_t)p->grid * m->interval_count * LATCH_ABI_TRACE_WORDS;
+    p->trace_words = latch_trace_buffer_words(p->grid, m->interval_count);
     LATCH_RETURN_IF_ERROR(allocate(p, (size_t)p->trace_words * sizeof(uint64_t), "the trace buffer", &p->trace),
                           "setting up tracing");
   }

@@ -41,7 +41,7 @@ typedef struct latch_program {
   char jit_info_log[8192];
   CUdeviceptr arena, barrier, trace, arg_block;
   CUdeviceptr *buffers; /* one per program argument */
-  int64_t trace_words;  /* grid * intervals * 3 */
+  int64_t trace_words;  /* latch_trace_buffer_words: grid * intervals * 3 timestamps, then grid %smid words */
   CUevent start, end;
   /* Staged mode: the kernels of manifest->staged_kernels, the stream the graph was captured on and
    * runs on, the captured graph and its executable. */

@@ -6,6 +6,52 @@
 #include <string.h>
 
 #define AT(c, i, w) trace[((c) * m->interval_count + (i)) * LATCH_ABI_TRACE_WORDS + (w)]
+/* CTA c's %smid word, after the timestamps of every CTA. */
+#define SM_WORD(c) trace[ctas * m->interval_count * LATCH_ABI_TRACE_WORDS + (c)]
+
+/* %smid is 32 bits, so a written word is 1 .. 2^32. */
+static bool sm_word_valid(uint64_t word) { return word >= 1 && word <= (uint64_t)UINT32_MAX + 1; }
+
+int64_t latch_trace_cta_sm(const latch_manifest *m, int64_t ctas, const uint64_t *trace, int64_t c) {
+  uint64_t word = SM_WORD(c);
+  return sm_word_valid(word) ? (int64_t)(word - 1) : -1;
+}
+
+typedef struct track {
+  int64_t sm; /* -1: not recorded */
+  int64_t cta;
+} track;
+
+/* By SM (not recorded last), then CTA. */
+static int compare_tracks(const void *a, const void *b) {
+  const track *x = a, *y = b;
+  int64_t xs = x->sm < 0 ? INT64_MAX : x->sm, ys = y->sm < 0 ? INT64_MAX : y->sm;
+  if (xs != ys)
+    return xs < ys ? -1 : 1;
+  return (x->cta > y->cta) - (x->cta < y->cta);
+}
+
+/* The CTAs in track order (by SM, then CTA); sets *out_per_sm when every CTA recorded its SM and no two
+ * share one. NULL when out of memory. */
+static track *sorted_tracks(const latch_manifest *m, int64_t ctas, const uint64_t *trace, bool *out_per_sm) {
+  track *tracks = malloc((size_t)(ctas > 0 ? ctas : 1) * sizeof(track));
+  if (!tracks)
+    return NULL;
+  for (int64_t c = 0; c < ctas; ++c)
+    tracks[c] = (track){latch_trace_cta_sm(m, ctas, trace, c), c};
+  qsort(tracks, (size_t)ctas, sizeof(track), compare_tracks);
+  bool per_sm = ctas > 0;
+  for (int64_t k = 0; k < ctas && per_sm; ++k)
+    per_sm = tracks[k].sm >= 0 && (k == 0 || tracks[k].sm != tracks[k - 1].sm);
+  *out_per_sm = per_sm;
+  return tracks;
+}
+
+bool latch_trace_one_cta_per_sm(const latch_manifest *m, int64_t ctas, const uint64_t *trace) {
+  bool per_sm = false;
+  free(sorted_tracks(m, ctas, trace, &per_sm));
+  return per_sm;
+}
 
 latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const uint64_t *trace,
                                  latch_trace_report *out) {
@@ -13,8 +59,9 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
   out->ctas = ctas;
   out->intervals = m->interval_count;
   out->kinds = calloc((size_t)m->interval_count, sizeof(*out->kinds));
+  out->sms = calloc((size_t)(ctas > 0 ? ctas : 1), sizeof(int64_t));
   int64_t *kind_of = calloc((size_t)m->interval_count, sizeof(int64_t));
-  if (!out->kinds || !kind_of) {
+  if (!out->kinds || !out->sms || !kind_of) {
     free(kind_of);
     latch_trace_report_deinitialize(out);
     return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -65,6 +112,17 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
     }
   }
   free(kind_of);
+  for (int64_t c = 0; c < ctas && !status; ++c) {
+    uint64_t word = SM_WORD(c);
+    if (word && !sm_word_valid(word))
+      status = LATCH_MAKE_STATUS(LATCH_STATUS_DATA_LOSS,
+                                 "trace: CTA %lld recorded %%smid word %llu (%%smid + 1 is at most 2^32)",
+                                 (long long)c, (unsigned long long)word);
+    out->sms[c] = latch_trace_cta_sm(m, ctas, trace, c);
+    out->sms_recorded += out->sms[c] >= 0;
+  }
+  if (!status)
+    out->one_cta_per_sm = latch_trace_one_cta_per_sm(m, ctas, trace);
   if (status)
     latch_trace_report_deinitialize(out);
   return status;
@@ -72,6 +130,7 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
 
 void latch_trace_report_deinitialize(latch_trace_report *report) {
   free(report->kinds);
+  free(report->sms);
   memset(report, 0, sizeof(*report));
 }
 
@@ -125,9 +184,15 @@ static void write_json_string(FILE *f, const char *s) {
 
 latch_status latch_trace_write_json(const char *path, const latch_manifest *m, int64_t ctas, const uint64_t *trace,
                                     const char *label) {
+  bool per_sm = false;
+  track *tracks = sorted_tracks(m, ctas, trace, &per_sm);
+  if (!tracks)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   FILE *f = fopen(path, "w");
-  if (!f)
+  if (!f) {
+    free(tracks);
     return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "cannot write '%s': %s", path, strerror(errno));
+  }
   uint64_t origin = UINT64_MAX;
   for (int64_t c = 0; c < ctas; ++c)
     for (int64_t i = 0; i < m->interval_count; ++i)
@@ -137,15 +202,24 @@ latch_status latch_trace_write_json(const char *path, const latch_manifest *m, i
   fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": {\"name\": ");
   write_json_string(f, label);
   fprintf(f, "}}");
-  for (int64_t c = 0; c < ctas; ++c) {
-    fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %lld, \"args\": {\"name\": "
-               "\"CTA %lld\"}}",
-            (long long)c, (long long)c);
+  for (int64_t k = 0; k < ctas; ++k) {
+    const track *r = &tracks[k];
+    long long tid = per_sm ? (long long)r->sm : (long long)r->cta;
+    fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %lld, \"args\": {\"name\": ",
+            tid);
+    if (per_sm)
+      fprintf(f, "\"SM %lld\"}}", (long long)r->sm);
+    else if (r->sm >= 0)
+      fprintf(f, "\"SM %lld / CTA %lld\"}}", (long long)r->sm, (long long)r->cta);
+    else
+      fprintf(f, "\"CTA %lld\"}}", (long long)r->cta);
     fprintf(f, ",\n{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 0, \"tid\": %lld, \"args\": "
                "{\"sort_index\": %lld}}",
-            (long long)c, (long long)c);
+            tid, (long long)k);
   }
+  free(tracks);
   for (int64_t c = 0; c < ctas; ++c) {
+    long long tid = per_sm ? (long long)latch_trace_cta_sm(m, ctas, trace, c) : (long long)c;
     for (int64_t i = 0; i < m->interval_count; ++i) {
       uint64_t enter = AT(c, i, 0), done = AT(c, i, 1), leave = AT(c, i, 2);
       if (!enter || !done || !leave || enter > done || done > leave)
@@ -153,13 +227,13 @@ latch_status latch_trace_write_json(const char *path, const latch_manifest *m, i
       fprintf(f, ",\n{\"name\": ");
       write_json_string(f, m->intervals[i].name);
       fprintf(f, ", \"cat\": \"work\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f, "
-                 "\"args\": {\"interval\": %lld, \"tiles\": %lld}}",
-              (long long)c, (double)(enter - origin) * 1e-3, (double)(done - enter) * 1e-3, (long long)i,
-              (long long)m->intervals[i].tiles);
+                 "\"args\": {\"interval\": %lld, \"tiles\": %lld, \"cta\": %lld}}",
+              tid, (double)(enter - origin) * 1e-3, (double)(done - enter) * 1e-3, (long long)i,
+              (long long)m->intervals[i].tiles, (long long)c);
       if (leave > done) {
         fprintf(f, ",\n{\"name\": \"barrier\", \"cat\": \"wait\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, "
                    "\"ts\": %.3f, \"dur\": %.3f, \"args\": {\"after\": ",
-                (long long)c, (double)(done - origin) * 1e-3, (double)(leave - done) * 1e-3);
+                tid, (double)(done - origin) * 1e-3, (double)(leave - done) * 1e-3);
         write_json_string(f, m->intervals[i].name);
         fprintf(f, "}}");
       }

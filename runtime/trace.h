@@ -1,17 +1,32 @@
 /* trace.h - the per-CTA interval trace of one update (docs/device-abi.md, "Trace"): for CTA c and
  * interval i, trace[(c * intervals + i) * 3 + {0, 1, 2}] = %globaltimer (ns) on entering the interval, when
- * its tiles are done, and when it leaves the barrier (+2 = +1 for the last interval).
+ * its tiles are done, and when it leaves the barrier (+2 = +1 for the last interval); after the timestamps
+ * of all CTAs, trace[ctas * intervals * 3 + c] = %smid + 1 of CTA c (0 = never written: the staged
+ * kernels do not write it).
  *
- * The ABI records no %smid, so each CTA is one track; with one CTA per SM (the grid the runtime picks when
- * one CTA fits per SM) a track is an SM, otherwise CTAs c and c + SMs may share one. */
+ * With one CTA per SM (every CTA recorded its SM, no two the same) the JSON has one track per SM;
+ * otherwise one track per CTA, named and sorted by its SM where known. */
 #ifndef LATCH_RUNTIME_TRACE_H
 #define LATCH_RUNTIME_TRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "manifest.h"
 #include "status.h"
+
+/* The trace buffer's length in u64 words: the timestamps of `ctas` CTAs and `intervals` intervals, then
+ * one %smid word per CTA. */
+static inline int64_t latch_trace_buffer_words(int64_t ctas, int64_t intervals) {
+  return ctas * intervals * LATCH_ABI_TRACE_WORDS + ctas;
+}
+
+/* The SM that CTA `cta` ran on, from its %smid word; -1 when the word is 0 (never written). */
+int64_t latch_trace_cta_sm(const latch_manifest *manifest, int64_t ctas, const uint64_t *trace, int64_t cta);
+
+/* Whether every CTA recorded its SM and no two CTAs share one: then a track is an SM. */
+bool latch_trace_one_cta_per_sm(const latch_manifest *manifest, int64_t ctas, const uint64_t *trace);
 
 typedef struct latch_trace_kind {
   const char *kind;   /* points into the manifest's intervals */
@@ -26,10 +41,14 @@ typedef struct latch_trace_report {
   uint64_t busy_ns, wait_ns;
   int64_t kind_count;
   latch_trace_kind *kinds; /* in order of first appearance; owned */
+  int64_t *sms;            /* per CTA: its SM, -1 when not recorded; owned */
+  int64_t sms_recorded;    /* CTAs whose SM is known */
+  bool one_cta_per_sm;     /* latch_trace_one_cta_per_sm */
 } latch_trace_report;
 
-/* Checks the trace (every timestamp written, enter <= done <= leave <= next enter) and sums it up. A
- * violation is a DATA_LOSS status naming the CTA and interval. */
+/* Checks the trace's timestamps (every one written, enter <= done <= leave <= next enter) and sums them
+ * up; reads each CTA's SM (a %smid word above 2^32 is an error). A violation is a DATA_LOSS status naming
+ * the CTA (and interval). */
 latch_status latch_trace_analyse(const latch_manifest *manifest, int64_t ctas, const uint64_t *trace,
                                  latch_trace_report *out_report);
 void latch_trace_report_deinitialize(latch_trace_report *report);
@@ -37,9 +56,10 @@ void latch_trace_report_deinitialize(latch_trace_report *report);
 /* Prints the barrier wait share, overall and per interval kind (largest time first). */
 void latch_trace_report_print(FILE *stream, const latch_trace_report *report);
 
-/* Writes the trace as Chrome/Perfetto trace-event JSON: one track (tid) per CTA, one complete event per
- * interval (its name; cat "work") and one per barrier wait (name "barrier"; cat "wait"); ts/dur in us
- * from the first entry. */
+/* Writes the trace as Chrome/Perfetto trace-event JSON: one track (tid) per SM ("SM s", tid s) when
+ * latch_trace_one_cta_per_sm, else one per CTA (tid c, "SM s / CTA c", or "CTA c" when its SM is not
+ * recorded; sorted by SM, then CTA); one complete event per interval (its name; cat "work"; args interval,
+ * tiles, cta) and one per barrier wait (name "barrier"; cat "wait"); ts/dur in us from the first entry. */
 latch_status latch_trace_write_json(const char *path, const latch_manifest *manifest, int64_t ctas,
                                     const uint64_t *trace, const char *label);
 

@@ -40,9 +40,10 @@ static const char usage[] =
     "                           o = (K-1)*B*T, wrapping around (as latch-interp --train-steps --data)\n"
     "  --dump-dir DIR           after the last update, write every argument as DIR/<name>.npy and every\n"
     "                           result as DIR/result<R>.npy (floats as '<f4', bf16 widened exactly; i32 '<i4')\n"
-    "  --trace FILE.json        trace the last update: write a Chrome/Perfetto trace (one track per CTA)\n"
-    "                           and print the share of CTA time spent waiting at grid barriers, overall\n"
-    "                           and per interval kind (the interval name after its first '.', up to a '+')\n"
+    "  --trace FILE.json        trace the last update: write a Chrome/Perfetto trace (one track per SM when\n"
+    "                           every CTA has an SM of its own, else one per CTA) and print the share of\n"
+    "                           CTA time spent waiting at grid barriers, overall and per interval kind\n"
+    "                           (the interval name after its first '.', up to a '+')\n"
     "  --mode=persistent        one persistent kernel per update, cooperatively launched (the default)\n"
     "  --mode=staged            the same-tiles control: each interval (wave) as its own kernel, the\n"
     "                           manifest's \"staged_kernels\" (latch-lower-intervals{staged=true}), launched\n"
@@ -453,12 +454,20 @@ static latch_status write_trace(run_state *s) {
   if (!trace)
     return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory for the trace");
   latch_status status = latch_program_read_trace(p, trace);
-  char label[512];
-  snprintf(label, sizeof(label), "%s on %s: %d CTAs (%d per SM, %d SMs); one track per CTA (the trace "
-                                 "records no SM id)",
-           s->opts->program, p->device_name, p->grid, p->ctas_per_sm, p->sm_count);
-  if (!status)
+  if (!status) {
+    /* The staged kernels record no SM (docs/device-abi.md "Trace"). */
+    bool any_sm = false;
+    for (int c = 0; c < p->grid && !any_sm; ++c)
+      any_sm = latch_trace_cta_sm(&s->manifest, p->grid, trace, c) >= 0;
+    const char *tracks = !any_sm ? "one track per CTA (no SM recorded)"
+                         : latch_trace_one_cta_per_sm(&s->manifest, p->grid, trace)
+                             ? "one track per SM"
+                             : "one track per CTA, named and sorted by SM";
+    char label[512];
+    snprintf(label, sizeof(label), "%s on %s: %d CTAs (%d per SM, %d SMs); %s", s->opts->program, p->device_name,
+             p->grid, p->ctas_per_sm, p->sm_count, tracks);
     status = latch_trace_write_json(s->opts->trace, &s->manifest, p->grid, trace, label);
+  }
   latch_trace_report report;
   if (!status && !(status = latch_trace_analyse(&s->manifest, p->grid, trace, &report))) {
     latch_trace_report_print(stdout, &report);

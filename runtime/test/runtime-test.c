@@ -8,7 +8,8 @@
  *   status                 the status macros: code, file:line, context chain
  *   cuda-error CODE CALL   the status of a CUDA result without a driver (names fall back to the number)
  *   driver [LIBRARY]       load the CUDA driver table from LIBRARY (default: as latch-run does)
- *   trace KIND OUT.json    a synthetic trace (KIND: good, zero, order, overlap) analysed and written
+ *   trace KIND OUT.json    a synthetic trace analysed and written (KIND: good, zero, order, overlap; with
+ *                          %smid words: sm, shared, partial, smbad)
  *   init SEED P N STD DTYPE   the first N values the init rule gives tensor P (as float bits)
  */
 #include <inttypes.h>
@@ -251,12 +252,27 @@ static int cmd_trace(const char *kind, const char *out) {
     return fail(status);
   enum { CTAS = 2, INTERVALS = 3 };
   /* CTA 0: matmul 100 busy + 20 wait, map 10 + 50, matmul 100 (last: leave = done).
-   * CTA 1: matmul 60 + 60, map 40 + 20, matmul 100. Start at 1000 ns. */
-  uint64_t trace[CTAS * INTERVALS * 3] = {
+   * CTA 1: matmul 60 + 60, map 40 + 20, matmul 100. Start at 1000 ns. Then the %smid words (+ 1), 0 as the
+   * staged kernels leave them. */
+  uint64_t trace[CTAS * INTERVALS * 3 + CTAS] = {
       1000, 1100, 1120, 1120, 1130, 1180, 1180, 1280, 1280,
       1000, 1060, 1120, 1120, 1160, 1180, 1180, 1280, 1280,
+      0,    0,
   };
-  if (strcmp(kind, "zero") == 0)
+  uint64_t *sm_words = &trace[CTAS * INTERVALS * 3];
+  if ((int64_t)(sizeof(trace) / sizeof(trace[0])) != latch_trace_buffer_words(CTAS, INTERVALS))
+    return fail(LATCH_MAKE_STATUS(LATCH_STATUS_INTERNAL, "latch_trace_buffer_words disagrees"));
+  if (strcmp(kind, "sm") == 0) { /* SM 5 and SM 2: one CTA per SM */
+    sm_words[0] = 6;
+    sm_words[1] = 3;
+  } else if (strcmp(kind, "shared") == 0) { /* both on SM 3 */
+    sm_words[0] = sm_words[1] = 4;
+  } else if (strcmp(kind, "partial") == 0) { /* CTA 0 not recorded, CTA 1 on SM 7 */
+    sm_words[1] = 8;
+  } else if (strcmp(kind, "smbad") == 0) {
+    sm_words[0] = 1;
+    sm_words[1] = ((uint64_t)1 << 32) + 2;
+  } else if (strcmp(kind, "zero") == 0)
     trace[(1 * INTERVALS + 2) * 3 + 1] = 0;
   else if (strcmp(kind, "order") == 0)
     trace[(0 * INTERVALS + 1) * 3 + 2] = 1125;
@@ -266,6 +282,17 @@ static int cmd_trace(const char *kind, const char *out) {
   status = latch_trace_analyse(&m, CTAS, trace, &report);
   if (!status) {
     latch_trace_report_print(stdout, &report);
+    printf("SMs:");
+    for (int64_t c = 0; c < report.ctas; ++c) {
+      printf(" CTA %lld ", (long long)c);
+      if (report.sms[c] >= 0)
+        printf("SM %lld", (long long)report.sms[c]);
+      else
+        printf("none");
+      printf("%s", c + 1 < report.ctas ? "," : "");
+    }
+    printf("; %lld recorded; one CTA per SM: %s\n", (long long)report.sms_recorded,
+           report.one_cta_per_sm ? "yes" : "no");
     latch_trace_report_deinitialize(&report);
     status = latch_trace_write_json(out, &m, CTAS, trace, "synthetic \"trace\"");
   }

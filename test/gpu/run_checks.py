@@ -150,7 +150,8 @@ def check_fixture(table):
                   "PASS" if same_m else "FAIL", device if label == "full grid" else "")
         with open(run_dir + ".trace.json") as f:
             events = json.load(f)["traceEvents"]
-        table.add(name, "smoke", f"{label}: trace events", str(len(events)), "readable", "PASS")
+        tracks = next((e["args"]["name"] for e in events if e.get("name") == "process_name"), "").rpartition("; ")[2]
+        table.add(name, "smoke", f"{label}: trace events", str(len(events)), "readable", "PASS", tracks)
 
 
 # ---- Per-program checks ----
