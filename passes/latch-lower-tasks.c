@@ -10,19 +10,20 @@
  * func.return; scalar constants it uses from above are cloned in), which the task function calls once
  * per element; LLVM inlines it.
  *
- * The rules every template follows (version 1: correct first):
+ * The rules every template follows:
  * - Tiles: the task is cut into "virtual tiles" by the rule of latch_task_tile_count without its clamp
  *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op, 8192
- *   elements of elementwise work, one (batch, head, 128 queries) block of attention, (g, 128 x 128 of
- *   K x N) of grouped_matmul_weight_grad); tile t of the T tiles the task is launched with (its `tiles`
- *   attribute) runs virtual tiles t, t + T, t + 2T, ... So any T >= 1 computes everything, and T = the
- *   rule's count runs one virtual tile per tile. Where outputs do not follow the rule, the template
- *   says how it splits them: a reduction spreads its outputs over the row tiles of its input,
- *   rmsnorm_grad adds tiles of dw columns, attention_grad covers the key blocks too, and cross_entropy,
- *   bucket and a reshape copy are one virtual tile (the other tiles have nothing to do).
- * - Threads: inside a virtual tile, thread tid walks its units (output elements or rows) tid, tid +
- *   blockDim.x, ... No shared memory, no barriers, no atomics: every output element is written by exactly
- *   one thread, and every sum runs in a fixed order (deterministic, bitwise reproducible).
+ *   elements of elementwise work, copies and row gathers, one (batch, head, 128 queries) block of
+ *   attention, (g, 128 x 128 of K x N) of grouped_matmul_weight_grad, 256 positions of bucket); tile t of
+ *   the T tiles the task is launched with (its `tiles` attribute) runs virtual tiles t, t + T, t + 2T, ...
+ *   So any T >= 1 computes everything, and T = the rule's count runs one virtual tile per tile. Where
+ *   outputs do not follow the rule, the template says how it splits them: a reduction spreads its outputs
+ *   over the row tiles of its input, rmsnorm_grad adds tiles of dw columns, attention_grad covers the key
+ *   blocks too, and cross_entropy is one virtual tile (the other tiles have nothing to do).
+ * - Threads: inside a virtual tile the CTA's threads (or warps, for long rows) walk its units; the tiled
+ *   products give each thread an 8 x 8 block of outputs. Shared memory (@latch_smem) and CTA barriers
+ *   stage data inside a tile; there are no atomics: every output element is written by exactly one
+ *   thread, and every sum runs in a fixed order (deterministic, bitwise reproducible).
  * - Precision: bf16 loads extend to f32, stores of bf16 round to nearest even (arith.truncf); arithmetic
  *   and every accumulation is fp32 (angles of rotary embeddings and AdamW's bias corrections in fp64);
  *   float -> i32 conversions truncate toward zero and saturate, NaN giving 0. f64 tensors are rejected.
