@@ -135,7 +135,8 @@ static int64_t dim_from_end(MlirType type, intptr_t k) {
 }
 
 /* Output tiles of 128 x 128 for matrix products, 64 rows for row-wise ops, 8192 elements for
- * elementwise work (copies and row gathers included), one (batch, head, 128 queries) block for attention; at least 1, at most 4096. */
+ * elementwise work (copies and row gathers included), one (batch, head, 128 queries) block for attention,
+ * 256 sort positions for bucket; at least 1, at most 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
   MlirType out = mlirOperationGetNumResults(task) ? mlirValueGetType(mlirOperationGetResult(task, 0))
                                                    : mlirValueGetType(mlirOperationGetOperand(task, 0));

@@ -40,11 +40,11 @@ long latch_schedule_index_of(const latch_schedule *schedule, MlirOperation op);
  * gpu.module named latch (null if none). */
 int latch_module_find_program(MlirOperation module, MlirOperation *out_program, MlirOperation *out_gpu_module);
 
-/* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
 /* task.scatter_add_rows with at most this many source rows is lowered one output element per thread
  * (tiles of 8192 elements); with more, one warp scans the sources per output row (tiles of 64 rows). */
 #define LATCH_SCATTER_ELEMENTWISE_SOURCES 32
 
+/* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
 int64_t latch_task_tile_count(MlirOperation task);
 
 /* True for interval.interval, interval.barrier and the program terminator. */

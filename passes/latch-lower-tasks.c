@@ -661,8 +661,11 @@ static void local_fill(gen *g, int array, int64_t n, int value) {
  * "Shared memory"). A template writes it only after a CTA barrier, so the tile that ran before on the same
  * CTA has finished reading it; every thread of the CTA runs the same tiles, so the barriers match. */
 #define SHARED_FLOATS 12288
-#define SHARED_GLOBAL                                                                                          \
-  "  llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<12288 x f32>\n"
+#define SHARED_TEXT(n) #n
+#define SHARED_DECLARE(n)                                                                                      \
+  "  llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<" \
+  SHARED_TEXT(n) " x f32>\n"
+#define SHARED_GLOBAL SHARED_DECLARE(SHARED_FLOATS)
 /* docs/device-abi.md: every CTA has 256 threads (templates that give each thread one fixed item rely on it). */
 #define CTA_THREADS 256
 
@@ -852,6 +855,7 @@ static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
 #define PRODUCT_MICRO 8    /* outputs per thread along each axis */
 #define PRODUCT_ACCUMULATORS (PRODUCT_MICRO * PRODUCT_MICRO)
 #define PRODUCT_B_OFFSET (PRODUCT_DEPTH * PRODUCT_STRIDE)
+_Static_assert(2 * PRODUCT_B_OFFSET <= SHARED_FLOATS, "the staged A and B fit @latch_smem");
 
 /* One operand of the product: element (i, k) at base + i i_stride + k k_stride, zero unless i is in [i_lo,
  * i_hi) (and k < hi). i is the output row for A, the output column for B. */
@@ -1169,14 +1173,19 @@ static int rows_begin(gen *g, int64_t rows) {
   return span_begin(g, vt, ROW_TILE, rows);
 }
 
-/* Row-wise work for long rows, one warp per row: tiles of 64 rows, warp w of the CTA takes rows w, w + 8,
- * ... of the tile (uniform across its lanes, as the shuffles need); returns the row. Close with two
+/* Units [vt * unit, min(total, vt * unit + unit)) of virtual tile `vt`, one per warp iteration: warp w of
+ * the CTA takes units w, w + 8, ... (uniform across its lanes, as the shuffles need); returns the unit.
+ * Close with loop_end. */
+static int warp_span_begin(gen *g, int vt, int64_t unit, int64_t total) {
+  int first = mulc(g, vt, unit);
+  int last = mini(g, addc(g, first, unit), ci64(g, total));
+  return loop_begin(g, add(g, first, divc(g, g->tid, 32)), last, divc(g, g->ntid, 32));
+}
+
+/* Row-wise work for long rows, one warp per row, tiles of 64 rows; returns the row. Close with two
  * loop_end. */
 static int warp_rows_begin(gen *g, int64_t rows) {
-  int vt = tiles_begin(g, ceil_div(rows, ROW_TILE));
-  int first = mulc(g, vt, ROW_TILE);
-  int last = mini(g, addc(g, first, ROW_TILE), ci64(g, rows));
-  return loop_begin(g, add(g, first, divc(g, g->tid, 32)), last, divc(g, g->ntid, 32));
+  return warp_span_begin(g, tiles_begin(g, ceil_div(rows, ROW_TILE)), ROW_TILE, rows);
 }
 
 /* The xor butterfly over the 32 lanes of a warp with `op` (arith.addf or arith.maximumf). Each step
@@ -1345,6 +1354,7 @@ static int rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double 
  * sums are added in group order (a fixed order: deterministic). */
 #define NORM_DW_COLUMNS 64
 #define NORM_DW_GROUPS (CTA_THREADS / NORM_DW_COLUMNS)
+_Static_assert(CTA_THREADS <= SHARED_FLOATS, "a chunk's inverse RMS and the partial sums fit @latch_smem");
 static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *dy = &io->in[2], *dx = &io->out[0], *dw = &io->out[1];
   double eps = latch_rmsnorm_grad_eps(op);
@@ -1453,11 +1463,8 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
   }
   int64_t lane_columns = ceil_div(d, 32) < SCATTER_LANE_COLUMNS ? ceil_div(d, 32) : SCATTER_LANE_COLUMNS;
   int acc = local_array(g, lane_columns);
-  int vt = tiles_begin(g, ceil_div(rows, ROW_TILE));
-  int lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32), warps = divc(g, g->ntid, 32);
-  int first = mulc(g, vt, ROW_TILE);
-  int last = mini(g, addc(g, first, ROW_TILE), ci64(g, rows));
-  int r = loop_begin(g, add(g, first, warp), last, warps);
+  int r = warp_rows_begin(g, rows);
+  int lane = remc(g, g->tid, 32);
   int pass = loop_begin(g, ci64(g, 0), ci64(g, d), ci64(g, SCATTER_PASS_COLUMNS));
   local_fill(g, acc, lane_columns, cf32(g, 0.0));
   int s0 = loop_begin(g, ci64(g, 0), ci64(g, s_count), ci64(g, 32));
@@ -1552,6 +1559,21 @@ static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double th
 
 /* ---- attention ---- */
 
+/* One step of the online softmax over increasing keys, with score s: m' = max(m, s), the rescale
+ * exp(m - m') of what was summed so far, p = exp(s - m'), l' = l exp(m - m') + p. */
+typedef struct softmax_step {
+  int max, correction, p, sum;
+} softmax_step;
+
+static softmax_step online_softmax_step(gen *g, int max, int sum, int s) {
+  softmax_step r;
+  r.max = op2(g, "arith.maximumf", max, s, "f32");
+  r.correction = fexp(g, fsub(g, max, r.max));
+  r.p = fexp(g, fsub(g, s, r.max));
+  r.sum = fadd(g, fmul(g, sum, r.correction), r.p);
+  return r;
+}
+
 /* o = softmax(q k^T scale) v per (b, h), online softmax per query row (one row per thread iteration, its
  * output accumulator in local memory). Tiles: (b, h, block of 128 queries). */
 static void gen_attention_rows(gen *g, task_io *io, MlirOperation op) {
@@ -1575,16 +1597,14 @@ static void gen_attention_rows(gen *g, task_io *io, MlirOperation op) {
   int init[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, args[2], results[2];
   int j = for_begin(g, ci64(g, 0), keys, ci64(g, 1), 2, init, types, args, results);
   int s = fmul(g, dot(g, q, q_base, k, add(g, k_base, mulc(g, j, hd)), hd), scale);
-  int m_new = op2(g, "arith.maximumf", args[0], s, "f32");
-  int correction = fexp(g, fsub(g, args[0], m_new));
-  int p = fexp(g, fsub(g, s, m_new));
-  int l_new = fadd(g, fmul(g, args[1], correction), p);
+  softmax_step step = online_softmax_step(g, args[0], args[1], s);
   int v_row = add(g, v_base, mulc(g, j, hdv));
   int c = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
-  int updated = fadd(g, fmul(g, local_load(g, accumulator, c), correction), fmul(g, p, load_f32(g, v, add(g, v_row, c))));
+  int updated = fadd(g, fmul(g, local_load(g, accumulator, c), step.correction),
+                     fmul(g, step.p, load_f32(g, v, add(g, v_row, c))));
   local_store(g, accumulator, c, updated);
   loop_end(g);
-  int next[2] = {m_new, l_new};
+  int next[2] = {step.max, step.sum};
   for_end(g, 2, next, types);
   int o_base = mulc(g, add(g, mulc(g, bh, tq), i), hdv);
   int c2 = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
@@ -1602,6 +1622,7 @@ static void gen_attention_rows(gen *g, task_io *io, MlirOperation op) {
  * memory, so that P[i, j] = exp(S[i, j] - L[i]) costs one dot product: O(T hd) per row instead of
  * recomputing every query row's statistics per key row. No atomics. */
 #define STATS_CHUNK 2048 /* query rows whose (L, D) sit in shared memory at once: 16 KiB */
+_Static_assert(2 * STATS_CHUNK <= SHARED_FLOATS, "L and D of a chunk fit @latch_smem");
 static void gen_attention_grad_rows(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->in[3], *d_o = &io->in[4];
   const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
@@ -1638,9 +1659,8 @@ static void gen_attention_grad_rows(gen *g, task_io *io, MlirOperation op) {
     int init[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, args[2], results[2];
     int j = for_begin(g, zero, keys, ci64(g, 1), 2, init, types, args, results);
     int s = fmul(g, dot(g, q, q_base, k, add(g, k_head, mulc(g, j, hd)), hd), scale);
-    int m_new = op2(g, "arith.maximumf", args[0], s, "f32");
-    int l_new = fadd(g, fmul(g, args[1], fexp(g, fsub(g, args[0], m_new))), fexp(g, fsub(g, s, m_new)));
-    int next[2] = {m_new, l_new};
+    softmax_step step = online_softmax_step(g, args[0], args[1], s);
+    int next[2] = {step.max, step.sum};
     for_end(g, 2, next, types);
     int lse = fadd(g, results[0], op1(g, "math.log", results[1], "f32"));
     int local = sub(g, i, chunk);
@@ -1763,10 +1783,8 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   int64_t blocks = ceil_div(tq, ATTENTION_TILE);
   int vt = tiles_begin(g, bh_count * blocks);
   int bh = divc(g, vt, blocks), block = remc(g, vt, blocks);
-  int first = mulc(g, block, ATTENTION_TILE);
-  int last = mini(g, addc(g, first, ATTENTION_TILE), ci64(g, tq));
   int lane = remc(g, g->tid, 32);
-  int i = loop_begin(g, add(g, first, divc(g, g->tid, 32)), last, divc(g, g->ntid, 32));
+  int i = warp_span_begin(g, block, ATTENTION_TILE, tq);
   int q_row = mulc(g, add(g, mulc(g, bh, tq), i), hd);
   int k_head = mulc(g, bh, tk * hd), v_head = mulc(g, bh, tk * hdv);
   int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS];
@@ -1781,15 +1799,13 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   int j = for_begin(g, ci64(g, 0), keys, ci64(g, 1), (int)(2 + pv), init, f32_types, args, results);
   lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
   int s = fmul(g, lane_dot(g, qv, kv, hd), scale);
-  int m_new = op2(g, "arith.maximumf", args[0], s, "f32");
-  int correction = fexp(g, fsub(g, args[0], m_new));
-  int p = fexp(g, fsub(g, s, m_new));
+  softmax_step step = online_softmax_step(g, args[0], args[1], s);
   int next[2 + MAX_LANE_PARTS];
-  next[0] = m_new;
-  next[1] = fadd(g, fmul(g, args[1], correction), p);
+  next[0] = step.max;
+  next[1] = step.sum;
   lane_row(g, v, add(g, v_head, mulc(g, j, hdv)), hdv, lane, vv);
   for (int64_t m = 0; m < pv; ++m)
-    next[2 + m] = fadd(g, fmul(g, args[2 + m], correction), fmul(g, p, vv[m]));
+    next[2 + m] = fadd(g, fmul(g, args[2 + m], step.correction), fmul(g, step.p, vv[m]));
   for_end(g, (int)(2 + pv), next, f32_types);
   int out[MAX_LANE_PARTS];
   for (int64_t m = 0; m < pv; ++m)
@@ -1845,8 +1861,8 @@ static void gen_attention_grad(gen *g, task_io *io, MlirOperation op) {
     int j = for_begin(g, zero, keys, one, 2, init, types, args, results);
     lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
     int s = fmul(g, lane_dot(g, qv, kv, hd), scale);
-    int m_new = op2(g, "arith.maximumf", args[0], s, "f32");
-    int next[2] = {m_new, fadd(g, fmul(g, args[1], fexp(g, fsub(g, args[0], m_new))), fexp(g, fsub(g, s, m_new)))};
+    softmax_step step = online_softmax_step(g, args[0], args[1], s);
+    int next[2] = {step.max, step.sum};
     for_end(g, 2, next, types);
     int lse = fadd(g, results[0], op1(g, "math.log", results[1], "f32"));
     int o_row = add(g, o_head, mulc(g, i, hdv));
