@@ -1,9 +1,11 @@
 /* latch-lower-intervals.c - writes the persistent kernel `gpu.func @latch_main` of gpu.module @latch from an
  * arena-planned interval.program (docs/device-abi.md): interval by interval a static tile loop that calls
  * the tasks' device functions, a grid barrier between intervals, trace points; and records the manifest
- * as the string attribute `latch.manifest` on the gpu.module. With `staged=true` it also writes the staged
- * control (docs/device-abi.md "Staged control"): one kernel per interval wave, with the same tile loop, no
- * grid barrier, and PDL's griddepcontrol wait / launch_dependents.
+ * as the string attribute `latch.manifest` on the gpu.module, with the "probes" that latch-run --probe-dir
+ * reads (each task.topk's values and indices: where they live, which interval and staged kernel write them,
+ * whether they survive to the end of the update). With `staged=true` it also writes the staged control
+ * (docs/device-abi.md "Staged control"): one kernel per interval wave, with the same tile loop, no grid
+ * barrier, and PDL's griddepcontrol wait / launch_dependents.
  *
  * The kernel is generated as MLIR text of upstream dialects (gpu, scf, arith, llvm, nvvm, func), parsed
  * into the context inside a scratch gpu.module that declares the device functions, and moved into
@@ -685,6 +687,99 @@ static void put_result(lowerer *l, latch_text *t, MlirOperation yield, intptr_t 
     latch_text_put(t, ", \"arena_offset\": %lld}", (long long)offset);
 }
 
+/* ---- probes ------------------------------------------------------------------------------------------ */
+
+/* Task results that `latch-run --probe-dir` copies out of the arena (docs/device-abi.md "Probes"): one
+ * rule per op kind, naming the results to probe. The j-th op of a kind in program order gives the probes
+ * "<prefix><j>.<result name>". */
+typedef struct probe_rule {
+  latch_op_kind kind;
+  const char *prefix;
+  int result_count;
+  const char *results[2];
+} probe_rule;
+
+static const probe_rule probe_rules[] = {
+    /* The routing: which experts each token went to, and their router probabilities. */
+    {LATCH_OP_TASK_TOPK, "topk", 2, {"values", "indices"}},
+};
+
+/* Bytes of `value` in the arena: elements x dtype size (f32 and i32 4, bf16 2, f64 8). */
+static int64_t value_bytes(MlirValue value) {
+  MlirType type = mlirValueGetType(value);
+  if (!mlirTypeIsARankedTensor(type))
+    return 0;
+  MlirType element = mlirShapedTypeGetElementType(type);
+  int64_t size = mlirTypeIsABF16(element) ? 2 : mlirTypeIsAF64(element) ? 8 : 4;
+  return latch_type_element_count(type) * size;
+}
+
+/* Whether the bytes [offset, offset + bytes) of the value defined by schedule op `writer` still hold it
+ * when the update ends: no arena.bind of a value defined later in the program overlaps them. (A later
+ * value that overlaps starts its life after this one's last reader: latch-verify-arena's rule.) */
+static bool intact_at_end(const lowerer *l, long writer, int64_t offset, int64_t bytes) {
+  const latch_schedule *s = &l->schedule;
+  for (size_t i = 0; i < s->count; ++i) {
+    MlirOperation bind = s->ops[i];
+    if (latch_op_kind_of(bind) != LATCH_OP_ARENA_BIND)
+      continue;
+    MlirValue other = latch_bind_value(bind);
+    if (!mlirValueIsAOpResult(other) || latch_schedule_index_of(s, mlirOpResultGetOwner(other)) <= writer)
+      continue;
+    int64_t start = arena_offset(l, other), length = value_bytes(other);
+    if (start >= 0 && start < offset + bytes && offset < start + length)
+      return false;
+  }
+  return true;
+}
+
+/* The position of the staged kernel of interval `interval`, wave `wave` in "staged_kernels". */
+static int staged_index(const lowerer *l, int interval, int wave) {
+  int index = 0;
+  for (int i = 0; i < interval; ++i)
+    index += staged_waves(l, i);
+  return index + wave;
+}
+
+/* ",\n \"probes\": [...]" when the program has any task result that a rule probes; nothing otherwise. */
+static void put_probes(lowerer *l, latch_text *t, int64_t arena_bytes) {
+  bool any = false;
+  for (size_t r = 0; r < sizeof(probe_rules) / sizeof(probe_rules[0]); ++r) {
+    const probe_rule *rule = &probe_rules[r];
+    int ordinal = 0;
+    for (size_t i = 0; i < l->task_count; ++i) {
+      const lowered_task *task = &l->tasks[i];
+      if (latch_op_kind_of(task->op) != rule->kind)
+        continue;
+      long writer = latch_schedule_index_of(&l->schedule, task->op);
+      for (int k = 0; k < rule->result_count && k < mlirOperationGetNumResults(task->op); ++k) {
+        MlirValue value = mlirOperationGetResult(task->op, k);
+        int64_t offset = arena_offset(l, value);
+        if (offset < 0)
+          continue; /* not in the arena: nothing to probe */
+        char name[MAX_SYMBOL];
+        snprintf(name, sizeof(name), "%s%d.%s", rule->prefix, ordinal, rule->results[k]);
+        latch_text_put(t, any ? ",\n  {\"name\": \"%s\", " : "],\n \"probes\": [\n  {\"name\": \"%s\", ", name);
+        any = true;
+        MlirIdentifier op_name = mlirOperationGetName(task->op);
+        MlirStringRef op_text = mlirIdentifierStr(op_name);
+        latch_text_put(t, "\"op\": \"%.*s\", \"result\": %d, ", (int)op_text.length, op_text.data, k);
+        int64_t bytes;
+        if (!put_tensor(l, t, mlirValueGetType(value), task->op, "probed result", (long)k, &bytes))
+          return;
+        if (offset > arena_bytes || bytes > arena_bytes - offset)
+          report(l, task->op, "result %d occupies bytes %lld .. %lld, outside the arena of %lld bytes", k,
+                 (long long)offset, (long long)(offset + bytes), (long long)arena_bytes);
+        latch_text_put(t, ", \"arena_offset\": %lld, \"interval\": %d", (long long)offset, task->interval);
+        if (l->staged)
+          latch_text_put(t, ", \"staged_kernel\": %d", staged_index(l, task->interval, task->wave));
+        latch_text_put(t, ", \"intact_at_end\": %s}", intact_at_end(l, writer, offset, bytes) ? "true" : "false");
+      }
+      ordinal++;
+    }
+  }
+}
+
 static bool record_manifest(lowerer *l) {
   latch_schedule *s = &l->schedule;
   int64_t arena_bytes = -1;
@@ -733,6 +828,7 @@ static bool record_manifest(lowerer *l) {
     latch_text_put(&t, r ? ",\n" : "\n");
     put_result(l, &t, yield, r, arena_bytes);
   }
+  put_probes(l, &t, arena_bytes);
   latch_text_put(&t, "]}\n");
   if (t.failed)
     report(l, l->program, "out of memory writing the manifest");

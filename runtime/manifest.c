@@ -333,6 +333,18 @@ static bool same_shape(const latch_manifest_tensor *a, const latch_manifest_tens
   return true;
 }
 
+/* The bytes [offset, offset + bytes) of a value of `dtype` lie inside the arena and are aligned to its element. */
+static bool check_arena_range(reader *r, const latch_json_value *at, const char *where, const latch_manifest *m,
+                              int64_t offset, int64_t bytes, latch_dtype dtype) {
+  if (offset > m->arena_bytes || bytes > m->arena_bytes - offset)
+    return fail(r, at, where, "bytes %lld .. %lld lie outside the arena of %lld bytes", (long long)offset,
+                (long long)(offset + bytes), (long long)m->arena_bytes);
+  if (offset % latch_dtype_size(dtype) != 0)
+    return fail(r, at, where, "%lld is not a multiple of the %s element size", (long long)offset,
+                latch_dtype_name(dtype));
+  return true;
+}
+
 static bool read_results(reader *r, const latch_json_value *root, latch_manifest *m) {
   const latch_json_value *list = get(r, root, "", "results", LATCH_JSON_ARRAY, true);
   if (!list)
@@ -369,13 +381,8 @@ static bool read_results(reader *r, const latch_json_value *root, latch_manifest
       join(where, sizeof(where), path, "arena_offset");
       if (!read_integer_value(r, offset, where, 0, INT64_MAX, &result->arena_offset))
         return false;
-      if (result->arena_offset > m->arena_bytes || result->tensor.bytes > m->arena_bytes - result->arena_offset)
-        return fail(r, offset, where, "bytes %lld .. %lld lie outside the arena of %lld bytes",
-                    (long long)result->arena_offset, (long long)(result->arena_offset + result->tensor.bytes),
-                    (long long)m->arena_bytes);
-      if (result->arena_offset % latch_dtype_size(result->tensor.dtype) != 0)
-        return fail(r, offset, where, "%lld is not a multiple of the %s element size", (long long)result->arena_offset,
-                    latch_dtype_name(result->tensor.dtype));
+      if (!check_arena_range(r, offset, where, m, result->arena_offset, result->tensor.bytes, result->tensor.dtype))
+        return false;
     } else {
       join(where, sizeof(where), path, "alias_arg");
       if (!read_integer_value(r, alias, where, 0, m->arg_count - 1 < 0 ? -1 : m->arg_count - 1, &result->alias_arg))
@@ -389,11 +396,76 @@ static bool read_results(reader *r, const latch_json_value *root, latch_manifest
   return true;
 }
 
+/* The optional "probes" (docs/device-abi.md "Probes"): a non-empty array of task results in the arena, each
+ * with the interval that writes it, its staged kernel exactly when the manifest lists staged kernels, and
+ * whether it survives to the end of the update. Names are unique among the probes. */
+static bool read_probes(reader *r, const latch_json_value *root, latch_manifest *m) {
+  if (!latch_json_object_get(root, "probes"))
+    return true;
+  const latch_json_value *list = get(r, root, "", "probes", LATCH_JSON_ARRAY, true);
+  if (!list)
+    return false;
+  if (list->count == 0)
+    return fail(r, list, "probes", "when present, lists at least one probe");
+  m->probes = calloc(list->count, sizeof(*m->probes));
+  if (!m->probes)
+    return fail(r, list, "probes", "out of memory");
+  m->probe_count = (int64_t)list->count;
+  static const char *const keys[] = {"name",         "op",       "result",        "shape",         "dtype", "bytes",
+                                     "arena_offset", "interval", "staged_kernel", "intact_at_end", NULL};
+  for (size_t i = 0; i < list->count; ++i) {
+    char path[64], where[96];
+    snprintf(path, sizeof(path), "probes[%zu]", i);
+    const latch_json_value *item = list->elements[i];
+    if (item->kind != LATCH_JSON_OBJECT)
+      return fail(r, item, path, "expected an object, found %s", latch_json_kind_name(item->kind));
+    if (!check_keys(r, item, path, keys))
+      return false;
+    latch_manifest_probe *probe = &m->probes[i];
+    probe->staged_kernel = -1;
+    if (!read_tensor(r, item, path, false, &probe->tensor))
+      return false;
+    for (size_t j = 0; j < i; ++j)
+      if (strcmp(m->probes[j].tensor.name, probe->tensor.name) == 0)
+        return fail(r, latch_json_object_get(item, "name"), path, "name \"%s\" is also the name of probes[%zu]",
+                    probe->tensor.name, j);
+    const latch_json_value *op = get(r, item, path, "op", LATCH_JSON_STRING, true);
+    join(where, sizeof(where), path, "op");
+    if (!op || !(probe->op = copy_string(r, op, where, false)))
+      return false;
+    if (!read_integer(r, item, path, "result", 0, INT32_MAX, true, &probe->result) ||
+        !read_integer(r, item, path, "arena_offset", 0, INT64_MAX, true, &probe->arena_offset))
+      return false;
+    join(where, sizeof(where), path, "arena_offset");
+    if (!check_arena_range(r, latch_json_object_get(item, "arena_offset"), where, m, probe->arena_offset,
+                           probe->tensor.bytes, probe->tensor.dtype))
+      return false;
+    if (!read_integer(r, item, path, "interval", 0, m->interval_count - 1, true, &probe->interval))
+      return false;
+    const latch_json_value *staged = latch_json_object_get(item, "staged_kernel");
+    if (m->staged_kernel_count > 0 && !staged)
+      return fail(r, item, path, "missing key \"staged_kernel\" (the manifest lists staged kernels)");
+    if (m->staged_kernel_count == 0 && staged)
+      return fail(r, staged, path, "has a \"staged_kernel\", but the manifest lists no staged kernels");
+    if (staged) {
+      join(where, sizeof(where), path, "staged_kernel");
+      if (!read_integer_value(r, staged, where, 0, m->staged_kernel_count - 1, &probe->staged_kernel))
+        return false;
+    }
+    const latch_json_value *intact = get(r, item, path, "intact_at_end", LATCH_JSON_BOOL, true);
+    if (!intact)
+      return false;
+    probe->intact_at_end = intact->boolean;
+  }
+  return true;
+}
+
 static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m) {
   if (root->kind != LATCH_JSON_OBJECT)
     return fail(r, root, "", "a manifest is a JSON object, not %s", latch_json_kind_name(root->kind));
   static const char *const keys[] = {"version",   "kernel", "block",   "dynamic_shared_bytes", "arena_bytes",
-                                     "intervals", "args",   "results", "staged_kernels",       NULL};
+                                     "intervals", "args",   "results", "staged_kernels",       "probes",
+                                     NULL};
   if (!check_keys(r, root, "", keys))
     return false;
   if (!read_integer(r, root, "", "version", INT64_MIN, INT64_MAX, true, &m->version))
@@ -426,7 +498,7 @@ static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m
       !read_integer(r, root, "", "arena_bytes", 0, INT64_MAX, true, &m->arena_bytes))
     return false;
   return read_intervals(r, root, m) && read_staged_kernels(r, root, m) && read_args(r, root, m) &&
-         read_results(r, root, m);
+         read_results(r, root, m) && read_probes(r, root, m);
 }
 
 latch_status latch_manifest_parse(const char *name, const char *text, size_t length, latch_manifest *out_manifest) {
@@ -510,6 +582,11 @@ void latch_manifest_deinitialize(latch_manifest *manifest) {
   for (int64_t i = 0; i < manifest->result_count; ++i)
     free(manifest->results ? manifest->results[i].tensor.name : NULL);
   free(manifest->results);
+  for (int64_t i = 0; manifest->probes && i < manifest->probe_count; ++i) {
+    free(manifest->probes[i].tensor.name);
+    free(manifest->probes[i].op);
+  }
+  free(manifest->probes);
   memset(manifest, 0, sizeof(*manifest));
 }
 

@@ -58,6 +58,18 @@ typedef struct latch_manifest_result {
   int64_t alias_arg;    /* >= 0 when the result is written over that argument; exactly one of the two */
 } latch_manifest_result;
 
+/* A task result that `latch-run --probe-dir` copies out of the arena (docs/device-abi.md "Probes"). */
+typedef struct latch_manifest_probe {
+  latch_manifest_tensor tensor; /* name ("topk0.indices"), shape, dtype, bytes */
+  char *op;                     /* the task op that writes it ("task.topk") */
+  int64_t result;               /* which of that op's results it is */
+  int64_t arena_offset;         /* where it lives: arena bytes arena_offset .. + tensor.bytes */
+  int64_t interval;             /* the interval whose task writes it (an index into intervals) */
+  int64_t staged_kernel;        /* the staged kernel (interval wave) that writes it, an index into
+                                   staged_kernels; -1 when the manifest has none */
+  bool intact_at_end;           /* no later value of the update is written over its bytes */
+} latch_manifest_probe;
+
 typedef struct latch_manifest {
   int64_t version;
   char *kernel;
@@ -74,6 +86,10 @@ typedef struct latch_manifest {
   latch_manifest_arg *args;
   int64_t result_count;
   latch_manifest_result *results;
+  /* Optional ("probes"): task results readable after the update or right after their staged kernel; 0 and
+   * NULL when absent. */
+  int64_t probe_count;
+  latch_manifest_probe *probes;
 } latch_manifest;
 
 /* Reads and checks the manifest text; `name` (the file name) prefixes every error. */

@@ -147,6 +147,23 @@ static latch_status load_staged_kernels(latch_program *p, const char *image_name
   return latch_ok_status();
 }
 
+/* A staged kernel's launch: the program's grid and block on the staged stream, with `attribute` (or none). */
+static CUlaunchConfig staged_launch_config(const latch_program *p, CUlaunchAttribute *attribute) {
+  const latch_manifest *m = p->manifest;
+  CUlaunchConfig config;
+  memset(&config, 0, sizeof(config));
+  config.gridDimX = (unsigned)p->grid;
+  config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = (unsigned)m->block[0];
+  config.blockDimY = (unsigned)m->block[1];
+  config.blockDimZ = (unsigned)m->block[2];
+  config.sharedMemBytes = (unsigned)m->dynamic_shared_bytes;
+  config.hStream = p->stream;
+  config.attrs = attribute;
+  config.numAttrs = attribute ? 1 : 0;
+  return config;
+}
+
 /* Staged mode: captures one update (every staged kernel in order, each a normal launch of the grid; each
  * after the first with programmatic stream serialization, so it may launch as soon as the previous kernel's
  * CTAs have all executed griddepcontrol.launch_dependents, and its griddepcontrol.wait orders its memory
@@ -166,17 +183,7 @@ static latch_status capture_graph(latch_program *p) {
     memset(&attribute, 0, sizeof(attribute));
     attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attribute.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig config;
-    memset(&config, 0, sizeof(config));
-    config.gridDimX = (unsigned)p->grid;
-    config.gridDimY = config.gridDimZ = 1;
-    config.blockDimX = (unsigned)m->block[0];
-    config.blockDimY = (unsigned)m->block[1];
-    config.blockDimZ = (unsigned)m->block[2];
-    config.sharedMemBytes = (unsigned)m->dynamic_shared_bytes;
-    config.hStream = p->stream;
-    config.attrs = i > 0 ? &attribute : NULL;
-    config.numAttrs = i > 0 ? 1 : 0;
+    CUlaunchConfig config = staged_launch_config(p, i > 0 ? &attribute : NULL);
     status = LATCH_CU_CALL(d, cuLaunchKernelEx, (&config, p->staged_kernels[i], params, NULL));
     if (status)
       status = latch_status_annotate(status, __FILE__, __LINE__, "capturing staged kernel '%s' on %d CTAs",
@@ -349,6 +356,17 @@ latch_status latch_program_read_result(latch_program *p, int64_t index, void *ho
   return latch_ok_status();
 }
 
+latch_status latch_program_read_probe(latch_program *p, int64_t index, void *host) {
+  const latch_manifest_probe *probe = &p->manifest->probes[index];
+  if (probe->tensor.bytes == 0)
+    return latch_ok_status();
+  LATCH_CU_RETURN_IF_ERROR(&p->driver, cuMemcpyDtoH_v2,
+                           (host, p->arena + (CUdeviceptr)probe->arena_offset, (size_t)probe->tensor.bytes),
+                           "downloading probe '%s' (%lld bytes) from arena offset %lld", probe->tensor.name,
+                           (long long)probe->tensor.bytes, (long long)probe->arena_offset);
+  return latch_ok_status();
+}
+
 /* Waits for the `end` event, polling so that a kernel that never finishes (a grid barrier that never
  * opens) becomes an error instead of a hang. */
 static latch_status wait_for_end(latch_program *p, double timeout_seconds) {
@@ -377,10 +395,9 @@ static latch_status set_trace_slot(latch_program *p, CUdeviceptr value) {
   return latch_ok_status();
 }
 
-latch_status latch_program_launch(latch_program *p, bool trace, double *out_milliseconds) {
+/* Before an update: the barrier counter zeroed; with `trace`, the trace buffer zeroed and put into args[2]. */
+static latch_status begin_update(latch_program *p, bool trace) {
   latch_cuda_driver *d = &p->driver;
-  const latch_manifest *m = p->manifest;
-  *out_milliseconds = 0;
   if (trace && !p->trace)
     return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION, "tracing was not enabled when the program was set up");
   LATCH_CU_RETURN_IF_ERROR(d, cuMemsetD32_v2, (p->barrier, 0, 1), "zeroing the barrier counter");
@@ -389,6 +406,64 @@ latch_status latch_program_launch(latch_program *p, bool trace, double *out_mill
                              "zeroing the trace buffer");
     LATCH_RETURN_IF_ERROR(set_trace_slot(p, p->trace), "turning tracing on");
   }
+  return latch_ok_status();
+}
+
+/* After the update's work is queued: records `end`, waits for it and times it from `start`. */
+static latch_status end_update(latch_program *p, CUstream stream, bool trace, double *out_milliseconds) {
+  latch_cuda_driver *d = &p->driver;
+  LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->end, stream), "recording the end event");
+  LATCH_RETURN_IF_ERROR(wait_for_end(p, p->timeout_seconds), "waiting for the update to finish");
+  float milliseconds = 0;
+  LATCH_CU_RETURN_IF_ERROR(d, cuEventElapsedTime_v2, (&milliseconds, p->start, p->end), "timing the update");
+  *out_milliseconds = milliseconds;
+  if (trace)
+    LATCH_RETURN_IF_ERROR(set_trace_slot(p, 0), "turning tracing off");
+  return latch_ok_status();
+}
+
+latch_status latch_program_launch_probed(latch_program *p, bool trace, void *const *probe_out,
+                                         double *out_milliseconds) {
+  latch_cuda_driver *d = &p->driver;
+  const latch_manifest *m = p->manifest;
+  *out_milliseconds = 0;
+  if (!p->staged)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
+                             "a probed update launches the staged kernels one by one: the program was not set up "
+                             "in staged mode");
+  LATCH_RETURN_IF_ERROR_AS_IS(begin_update(p, trace));
+  CUdeviceptr arg_block = p->arg_block;
+  void *params[] = {&arg_block};
+  LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->start, p->stream), "recording the start event");
+  for (int64_t i = 0; i < m->staged_kernel_count; ++i) {
+    /* A normal launch in stream order: the previous kernel has completed, and griddepcontrol.wait (which
+     * waits for a programmatic predecessor) returns at once. */
+    CUlaunchConfig config = staged_launch_config(p, NULL);
+    LATCH_CU_RETURN_IF_ERROR(d, cuLaunchKernelEx, (&config, p->staged_kernels[i], params, NULL),
+                             "launching staged kernel '%s' (%lld of %lld) of the probed update on %d CTAs",
+                             m->staged_kernels[i], (long long)i + 1, (long long)m->staged_kernel_count, p->grid);
+    bool writes_probe = false;
+    for (int64_t j = 0; j < m->probe_count && !writes_probe; ++j)
+      writes_probe = m->probes[j].staged_kernel == i;
+    if (!writes_probe)
+      continue;
+    LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->end, p->stream), "recording the event after staged kernel '%s'",
+                             m->staged_kernels[i]);
+    LATCH_RETURN_IF_ERROR(wait_for_end(p, p->timeout_seconds), "waiting for staged kernel '%s' of the probed update",
+                          m->staged_kernels[i]);
+    for (int64_t j = 0; j < m->probe_count; ++j)
+      if (m->probes[j].staged_kernel == i)
+        LATCH_RETURN_IF_ERROR(latch_program_read_probe(p, j, probe_out[j]), "reading probes after staged kernel '%s'",
+                              m->staged_kernels[i]);
+  }
+  return end_update(p, p->stream, trace, out_milliseconds);
+}
+
+latch_status latch_program_launch(latch_program *p, bool trace, double *out_milliseconds) {
+  latch_cuda_driver *d = &p->driver;
+  const latch_manifest *m = p->manifest;
+  *out_milliseconds = 0;
+  LATCH_RETURN_IF_ERROR_AS_IS(begin_update(p, trace));
   CUdeviceptr arg_block = p->arg_block;
   void *params[] = {&arg_block};
   CUstream stream = p->staged ? p->stream : NULL;
@@ -403,14 +478,7 @@ latch_status latch_program_launch(latch_program *p, bool trace, double *out_mill
                               (unsigned)m->block[2], (unsigned)m->dynamic_shared_bytes, NULL, params),
                              "launching '%s' cooperatively on %d CTAs of %d x %d x %d threads", m->kernel, p->grid,
                              m->block[0], m->block[1], m->block[2]);
-  LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->end, stream), "recording the end event");
-  LATCH_RETURN_IF_ERROR(wait_for_end(p, p->timeout_seconds), "waiting for the update to finish");
-  float milliseconds = 0;
-  LATCH_CU_RETURN_IF_ERROR(d, cuEventElapsedTime_v2, (&milliseconds, p->start, p->end), "timing the update");
-  *out_milliseconds = milliseconds;
-  if (trace)
-    LATCH_RETURN_IF_ERROR(set_trace_slot(p, 0), "turning tracing off");
-  return latch_ok_status();
+  return end_update(p, stream, trace, out_milliseconds);
 }
 
 latch_status latch_program_read_trace(latch_program *p, uint64_t *out) {

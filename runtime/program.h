@@ -74,6 +74,17 @@ latch_status latch_program_read_result(latch_program *program, int64_t index, vo
  * milliseconds. */
 latch_status latch_program_launch(latch_program *program, bool trace, double *out_milliseconds);
 
+/* Staged mode: one update like latch_program_launch, except that the staged kernels are launched one by one
+ * on the staged stream (normal launches in stream order: no graph, no programmatic dependent launch, so each
+ * kernel has completed before the next starts), and right after staged kernel i every probe of the manifest
+ * whose staged_kernel is i is copied from the arena into probe_out[j] (probes[j].tensor.bytes bytes; entries
+ * of probes without a staged kernel are not touched). The time covers the whole sequence, the waits and
+ * copies included: it is not the graph's time. */
+latch_status latch_program_launch_probed(latch_program *program, bool trace, void *const *probe_out,
+                                         double *out_milliseconds);
+/* Copies probe `index` of the manifest from the arena to the host, as it is now. */
+latch_status latch_program_read_probe(latch_program *program, int64_t index, void *host);
+
 /* Copies the trace buffer (trace_words u64) of the last traced update to `out`. */
 latch_status latch_program_read_trace(latch_program *program, uint64_t *out);
 

@@ -2,8 +2,8 @@
  * --emit=ptx`) on a GPU through the CUDA driver (runtime/): fills the arguments like latch-interp (--init,
  * --random-inputs, --input, --data), runs N updates as N cooperative launches of the persistent kernel
  * (or, with --mode=staged, N launches of a CUDA graph of one kernel per interval),
- * prints every update's loss and the median update time, and optionally writes a per-CTA trace and every
- * buffer as .npy. Needs only libcuda at run time (loaded with dlopen), no LLVM or MLIR. */
+ * prints every update's loss and the median update time, and optionally writes a per-CTA trace, every
+ * buffer and the manifest's probes (task results such as the routing, read from the arena) as .npy. Needs only libcuda at run time (loaded with dlopen), no LLVM or MLIR. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +40,12 @@ static const char usage[] =
     "                           o = (K-1)*B*T, wrapping around (as latch-interp --train-steps --data)\n"
     "  --dump-dir DIR           after the last update, write every argument as DIR/<name>.npy and every\n"
     "                           result as DIR/result<R>.npy (floats as '<f4', bf16 widened exactly; i32 '<i4')\n"
+    "  --probe-dir DIR          write every probe of the manifest (task results in the arena, e.g. each\n"
+    "                           task.topk's values and indices: docs/device-abi.md \"Probes\") as\n"
+    "                           DIR/<name>.npy, read during the last update: with --mode=staged right after\n"
+    "                           the staged kernel that writes it (that update's kernels are then launched one\n"
+    "                           by one instead of as the graph); with --mode=persistent after the update,\n"
+    "                           which needs every probe to be intact at its end (\"intact_at_end\")\n"
     "  --trace FILE.json        trace the last update: write a Chrome/Perfetto trace (one track per SM when\n"
     "                           every CTA has an SM of its own, else one per CTA) and print the share of\n"
     "                           CTA time spent waiting at grid barriers, overall and per interval kind\n"
@@ -55,7 +61,8 @@ static const char usage[] =
     "  --timeout SECONDS        an update running longer is an error (default 60; 0: no limit)\n"
     "  --dry-run                use no GPU: read the manifest, program and inputs and fill the arguments;\n"
     "                           with --dump-dir, write the arguments that update N (--steps N, default 1)\n"
-    "                           would get (parameters and state as initialised)\n"
+    "                           would get (parameters and state as initialised); with --probe-dir, print\n"
+    "                           where and when each probe would be read (and write nothing)\n"
     "  --verbose                print the JIT info log (registers, spills) and the buffer sizes\n"
     "  --help                   show this text\n"
     "\n"
@@ -79,6 +86,7 @@ typedef struct options {
   int input_count;
   const char *data;
   const char *dump_dir;
+  const char *probe_dir;
   const char *trace;
   int64_t grid;
   int64_t device;
@@ -143,6 +151,8 @@ static int parse_arguments(int argc, char **argv, options *out) {
       out->data = value;
     } else if ((value = latch_cli_flag_value("--dump-dir", argc, argv, &i, &missing))) {
       out->dump_dir = value;
+    } else if ((value = latch_cli_flag_value("--probe-dir", argc, argv, &i, &missing))) {
+      out->probe_dir = value;
     } else if ((value = latch_cli_flag_value("--trace", argc, argv, &i, &missing))) {
       out->trace = value;
     } else if ((value = latch_cli_flag_value("--manifest", argc, argv, &i, &missing))) {
@@ -250,6 +260,7 @@ typedef struct run_state {
   latch_program program;
   bool has_program;
   void **images;          /* host image per argument (NULL once uploaded) */
+  void **probes;          /* --probe-dir: host buffer per probe of the manifest */
 } run_state;
 
 static bool is_float(latch_dtype dtype) { return dtype != LATCH_DTYPE_I32; }
@@ -478,6 +489,74 @@ static latch_status write_trace(run_state *s) {
   return latch_ok_status();
 }
 
+/* ---- Probes ---- */
+
+/* --probe-dir: the manifest has probes, and in persistent mode (read after the update) every one of them
+ * is still intact when the update ends. */
+static latch_status check_probes(const run_state *s) {
+  const latch_manifest *m = &s->manifest;
+  if (m->probe_count == 0)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
+                             "--probe-dir: the manifest lists no \"probes\" (the program has no probed task results, "
+                             "or was compiled before latch-lower-intervals wrote them)");
+  if (s->opts->staged)
+    return latch_ok_status();
+  for (int64_t j = 0; j < m->probe_count; ++j) {
+    const latch_manifest_probe *probe = &m->probes[j];
+    if (!probe->intact_at_end)
+      return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
+                               "--probe-dir with --mode=persistent reads the probes after the update, but probe '%s' "
+                               "(written in interval %lld '%s') is overwritten later in the update; --mode=staged "
+                               "reads it right after the kernel that writes it",
+                               probe->tensor.name, (long long)probe->interval, m->intervals[probe->interval].name);
+  }
+  return latch_ok_status();
+}
+
+/* --dry-run --probe-dir: where and when each probe would be read. */
+static void print_probe_plan(const run_state *s) {
+  const latch_manifest *m = &s->manifest;
+  for (int64_t j = 0; j < m->probe_count; ++j) {
+    const latch_manifest_probe *probe = &m->probes[j];
+    printf("probe %s: %s [", probe->tensor.name, latch_dtype_name(probe->tensor.dtype));
+    for (int d = 0; d < probe->tensor.rank; ++d)
+      printf(d ? ", %lld" : "%lld", (long long)probe->tensor.shape[d]);
+    printf("] at arena offset %lld, %s result %lld, interval %lld '%s'; read ", (long long)probe->arena_offset,
+           probe->op, (long long)probe->result, (long long)probe->interval, m->intervals[probe->interval].name);
+    if (s->opts->staged)
+      printf("after staged kernel %lld '%s'\n", (long long)probe->staged_kernel, m->staged_kernels[probe->staged_kernel]);
+    else
+      printf("after the update\n");
+  }
+}
+
+static latch_status allocate_probes(run_state *s) {
+  const latch_manifest *m = &s->manifest;
+  s->probes = calloc((size_t)m->probe_count + 1, sizeof(void *));
+  if (!s->probes)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int64_t j = 0; j < m->probe_count; ++j)
+    if (!(s->probes[j] = calloc(1, m->probes[j].tensor.bytes ? (size_t)m->probes[j].tensor.bytes : 1)))
+      return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory for probe '%s' (%lld bytes)",
+                               m->probes[j].tensor.name, (long long)m->probes[j].tensor.bytes);
+  return latch_ok_status();
+}
+
+static latch_status write_probes(run_state *s, int64_t update) {
+  const latch_manifest *m = &s->manifest;
+  const char *dir = s->opts->probe_dir;
+  LATCH_RETURN_IF_ERROR(make_directory(dir), "writing --probe-dir");
+  for (int64_t j = 0; j < m->probe_count; ++j) {
+    char path[4400];
+    dump_path(dir, m->probes[j].tensor.name, path, sizeof(path));
+    LATCH_RETURN_IF_ERROR(write_npy(path, &m->probes[j].tensor, s->probes[j]), "writing --probe-dir");
+  }
+  printf("probes: %lld values of update %lld written to %s (%s)\n", (long long)m->probe_count, (long long)update, dir,
+         s->opts->staged ? "each after its staged kernel; that update's kernels ran one by one, not as the graph"
+                         : "after the update");
+  return latch_ok_status();
+}
+
 static latch_status run_updates(run_state *s) {
   const options *o = s->opts;
   const latch_manifest *m = &s->manifest;
@@ -517,8 +596,13 @@ static latch_status run_updates(run_state *s) {
         continue;
       status = latch_program_write_arg(p, k, s->images[k]);
     }
-    if (!status)
+    bool probed = o->probe_dir && step == o->steps;
+    if (!status && probed && o->staged)
+      status = latch_program_launch_probed(p, o->trace && step == o->steps, s->probes, &times[step - 1]);
+    else if (!status)
       status = latch_program_launch(p, o->trace && step == o->steps, &times[step - 1]);
+    for (int64_t j = 0; !status && probed && !o->staged && j < m->probe_count; ++j)
+      status = latch_program_read_probe(p, j, s->probes[j]);
     if (!status && s->loss_result >= 0)
       status = latch_program_read_result(p, s->loss_result, loss_bytes);
     if (status) {
@@ -544,6 +628,8 @@ static latch_status run_updates(run_state *s) {
     status = write_trace(s);
   if (!status && o->dump_dir)
     status = dump_from_device(s, o->dump_dir);
+  if (!status && o->probe_dir)
+    status = write_probes(s, o->steps);
   return status;
 }
 
@@ -590,6 +676,8 @@ static latch_status run(run_state *s) {
   if (o->staged)
     LATCH_RETURN_IF_ERROR(check_staged(o->program, &s->manifest, s->image, s->image_size), "reading the program");
   s->loss_result = find_loss(&s->manifest);
+  if (o->probe_dir)
+    LATCH_RETURN_IF_ERROR(check_probes(s), "reading the manifest of '%s'", o->program);
   LATCH_RETURN_IF_ERROR_AS_IS(plan_arguments(s));
   if (!o->dry_run) {
     /* The device first: a missing driver or a kernel that does not load is reported before the host
@@ -622,10 +710,14 @@ static latch_status run(run_state *s) {
                a->tensor.name, latch_dtype_name(a->tensor.dtype), (long long)a->tensor.bytes,
                kinds[s->sources[k].kind]);
       }
+    if (o->probe_dir)
+      print_probe_plan(s);
     if (o->dump_dir)
       LATCH_RETURN_IF_ERROR_AS_IS(dump_arguments_from_host(s, o->dump_dir));
     return latch_ok_status();
   }
+  if (o->probe_dir)
+    LATCH_RETURN_IF_ERROR_AS_IS(allocate_probes(s));
   return run_updates(s);
 }
 
@@ -651,6 +743,9 @@ int main(int argc, char **argv) {
   for (int64_t k = 0; state.images && k < state.manifest.arg_count; ++k)
     free(state.images[k]);
   free(state.images);
+  for (int64_t j = 0; state.probes && j < state.manifest.probe_count; ++j)
+    free(state.probes[j]);
+  free(state.probes);
   free(state.sources);
   if (state.has_stream)
     latch_npy_array_deinitialize(&state.stream);

@@ -175,6 +175,14 @@ static int cmd_manifest(const char *path) {
     else
       printf(" arena_offset %lld\n", (long long)m.results[r].arena_offset);
   }
+  for (int64_t i = 0; i < m.probe_count; ++i) {
+    const latch_manifest_probe *p = &m.probes[i];
+    printf("probe %lld ", (long long)i);
+    print_tensor(&p->tensor);
+    printf(" op %s result %lld arena_offset %lld interval %lld staged_kernel %lld intact_at_end %s\n", p->op,
+           (long long)p->result, (long long)p->arena_offset, (long long)p->interval, (long long)p->staged_kernel,
+           p->intact_at_end ? "true" : "false");
+  }
   latch_manifest_deinitialize(&m);
   return 0;
 }

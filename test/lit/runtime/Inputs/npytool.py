@@ -2,6 +2,8 @@
 
   npytool.py write OUT.npy DTYPE SHAPE V1 V2 ...   DTYPE f32|f64|i32, SHAPE like 2x3 (or '' for rank 0)
   npytool.py show FILE.npy ...                     'NAME descr (shape): v1 v2 ...' (floats as %.9g)
+  npytool.py words FILE.npy ...                    'NAME descr (shape): w1 w2 ...': each 4-byte element's
+                                                   bits as an unsigned integer (f32 and i32 files)
   npytool.py same A.npy B.npy [A.npy B.npy ...]    'ok NAME' when shapes and values are identical
                                                    (f32 and f64 files compare by value), else 'FAIL ...'
 """
@@ -56,6 +58,12 @@ def main():
             descr, shape, values = read(path)
             text = " ".join(str(v) if descr == "<i4" else "%.9g" % v for v in values)
             print("%s %s %s: %s" % (os.path.basename(path), descr, shape, text))
+    elif cmd == "words":
+        for path in args:
+            descr, shape, values = read(path)
+            assert descr in ("<f4", "<i4"), path
+            words = struct.unpack("<%dI" % len(values), struct.pack("<%d%s" % (len(values), FORMAT[descr]), *values))
+            print("%s %s %s: %s" % (os.path.basename(path), descr, shape, " ".join(str(w) for w in words)))
     elif cmd == "same":
         for a, b in zip(args[0::2], args[1::2]):
             da, sa, va = read(a)
