@@ -3,7 +3,9 @@
 machine). Every program of programs/ runs the checks its program.json lists (see programs.txt), with the
 gates of gates.py; the ABI fixture (fixtures/abi-smoke.ptx) checks the runtime itself first. Prints one
 row per measurement as it goes and the whole table at the end (failing rows marked and repeated), writes
-out/results.txt and out/results.json, and exits 1 if any row failed.
+out/results.txt and out/results.json, and exits 1 if any row failed. TinyMoE's grad check against PyTorch
+fp64 adds the rows "grad-routed": the gradients against fp64 conditioned on the program's own routing
+(read with latch-run --probe-dir), and how many tokens the GPU routed differently from fp64.
 
 Usage: run_checks.py [--only NAME,...] [--checks CHECK,...]   (from the bundle's root)
 Needs python3 with numpy; the TinyMoE gradient check at 2x512 also needs torch (skipped without it).
@@ -193,14 +195,14 @@ def check_compare(table, meta, pdir):
         table.add(name, "compare", "references", "none", "", "FAIL", "no expected/fp64/result*.npy in the bundle")
 
 
-def torch_grads(meta, pdir, dump, bf16=False, aux=None):
+def torch_grads(meta, pdir, dump, bf16=False, aux=None, routing=None, routes=None):
     import tinymoe_torch
     params = {n: np.load(os.path.join(dump, n + ".npy")) for n in meta["params"]}
     tokens = np.load(os.path.join(dump, "tokens.npy"))
     targets = np.load(os.path.join(dump, "targets.npy"))
     opts = meta["model_options"]
     return tinymoe_torch.loss_and_grads(params, tokens, targets, opts.get("heads", 8), opts.get("top_k", 2),
-                                        bf16=bf16, aux=aux)
+                                        bf16=bf16, aux=aux, routing=routing, routes=routes)
 
 
 def interp_grads(meta, pdir):
@@ -272,8 +274,8 @@ def check_grad(table, meta, pdir, ctx):
             table.add(name, "grad", "inputs (dry run)", "error", "", "FAIL", last_error(err))
             return
         t0 = time.time()
-        gaps = []
-        ref_loss, ref = torch_grads(meta, pdir, dump, aux=gaps)
+        gaps, routes = [], []
+        ref_loss, ref = torch_grads(meta, pdir, dump, aux=gaps, routes=routes)
         source = f"PyTorch fp64 ({time.time() - t0:.0f} s)"
         # Diagnostics (not gates): what a model that rounds its matmul inputs to bf16 scores against the
         # same fp64 reference, and how close the routing sits to ties (a near-tie that bf16 noise flips
@@ -297,6 +299,97 @@ def check_grad(table, meta, pdir, ctx):
             note += f"; bf16-emulated PyTorch vs fp64 {fmt(rel_l2(emulated[n], ref[n]))}, gpu vs it {fmt(rel_l2(g, emulated[n]))}"
         table.add(name, "grad", f"{n} {list(ref[n].shape)}", fmt(e), fmt(gates.GRAD_REL_L2),
                   "PASS" if e <= gates.GRAD_REL_L2 else "FAIL", note)
+    if not use_interp:
+        try:
+            check_grad_routed(table, meta, pdir, out, dump, ref_loss, ref, routes, gaps)
+        except Exception as e:  # the rows above stay; a broken routed check is one failing row
+            table.add(name, "grad-routed", "check script", "exception", "", "FAIL", f"{type(e).__name__}: {e}"[:200])
+
+
+def gradient_of(meta, run_dir, i):
+    """The gradient of parameter i from a latch-run dump of one update: m / (1 - beta1)."""
+    P = len(meta["params"])
+    m_name = meta["carried"][P + i]
+    g = np.load(os.path.join(run_dir, re.sub(r"[^A-Za-z0-9._-]", "_", m_name) + ".npy")).astype(np.float64)
+    return g / (1.0 - meta["beta1"])
+
+
+def check_grad_routed(table, meta, pdir, out, dump, ref_loss, ref, ref_routes, gaps):
+    """The gradients of one update against the fp64 reference conditioned on the program's own routing:
+    the GPU's top-k experts of every layer (latch-run --probe-dir: topk<layer>.indices) are forced on
+    tinymoe_torch, whose router and gates stay fp64. A gradient that fails the gate here is wrong for the
+    routing the program chose; one that fails only the plain rows above differs because near-tie tokens
+    went to other experts. Same gate as the plain rows (gates.GRAD_REL_L2)."""
+    import tinymoe_torch
+    name, check = meta["name"], "grad-routed"
+    with open(os.path.join(pdir, "prog.ptx.manifest.json")) as f:
+        manifest = json.load(f)
+    layers = len(ref_routes)
+    probes = {p["name"]: p for p in manifest.get("probes", [])}
+    wanted = [f"topk{j}.indices" for j in range(layers)]
+    missing = [w for w in wanted if w not in probes]
+    extra = sorted(n for n in probes if n.endswith(".indices") and n not in wanted)
+    if missing or extra:
+        table.add(name, check, "routing probes", "missing" if missing else "unexpected", "", "FAIL",
+                  f"{layers} layers need probes {', '.join(wanted)} in prog.ptx.manifest.json; "
+                  f"missing {missing or 'none'}, unexpected {extra or 'none'}"[:200])
+        return
+    # The update whose routing is read: persistent like the graded run when the routing survives to the end
+    # of the update, else the staged control, which reads each probe right after its kernel.
+    persistent = all(probes[w]["intact_at_end"] for w in wanted)
+    if not persistent and not manifest.get("staged_kernels"):
+        table.add(name, check, "routing probes", "unreadable", "", "FAIL",
+                  "a probe is overwritten before the update ends and the program has no staged kernels")
+        return
+    mode = "persistent" if persistent else "staged"
+    run_dir, probe_dir = os.path.join(out, "routed", "gpu"), os.path.join(out, "routed", "probes")
+    rc, _, err = latch_run(pdir, "prog.ptx", ["--steps", "1", f"--mode={mode}"] + meta["run_args"] +
+                           ["--dump-dir", run_dir, "--probe-dir", probe_dir])
+    if rc:
+        table.add(name, check, f"latch-run --mode={mode} --probe-dir", "error", "", "FAIL", last_error(err))
+        return
+    graded = os.path.join(out, "gpu")
+    files = sorted(os.listdir(graded))
+    differ = [f for f in files if not os.path.exists(os.path.join(run_dir, f)) or
+              open(os.path.join(graded, f), "rb").read() != open(os.path.join(run_dir, f), "rb").read()]
+    table.add(name, check, f"routing run ({mode}) vs graded run", "identical" if not differ else f"{len(differ)} differ",
+              "", "INFO", "the rows below grade the routing run's own gradients" +
+              (f"; differ: {', '.join(differ[:4])}" if differ else ""))
+    gpu_routes = [np.load(os.path.join(probe_dir, w + ".npy")) for w in wanted]
+    k = gpu_routes[0].shape[-1]
+    tokens_total = differ_total = 0
+    for layer, (gr, fr) in enumerate(zip(gpu_routes, ref_routes)):
+        moved = tinymoe_torch.routing_differs(gr, fr)
+        near = moved & (gaps[layer] < 1e-3) if layer < len(gaps) else moved
+        tokens_total += moved.size
+        differ_total += int(moved.sum())
+        table.add(name, check, f"top-{k} set differs from fp64, layer {layer}", f"{100.0 * float(moved.mean()):.2f}%", "",
+                  "INFO", f"{int(moved.sum())} of {moved.size} tokens; {int(near.sum())} of them within 1e-3 of an fp64 tie")
+    table.add(name, check, f"top-{k} set differs from fp64, all layers", f"{100.0 * differ_total / max(tokens_total, 1):.2f}%",
+              "", "INFO", f"{differ_total} of {tokens_total} token-layers")
+    # The forcing itself: forcing the reference's own routing must reproduce it exactly.
+    own_loss, own = torch_grads(meta, pdir, dump, routing=ref_routes)
+    same = own_loss == ref_loss and all(np.array_equal(own[n], ref[n]) for n in meta["params"])
+    table.add(name, check, "forced fp64 routing reproduces fp64", "identical" if same else "differ", "bitwise",
+              "PASS" if same else "FAIL", "tinymoe_torch with routing= its own top-k")
+    t0 = time.time()
+    routed_loss, routed = torch_grads(meta, pdir, dump, routing=gpu_routes)
+    gpu_loss = float(np.load(os.path.join(run_dir, "result0.npy")))
+    e = abs(gpu_loss - routed_loss) / abs(routed_loss)
+    table.add(name, check, "loss of update 1 (rel diff)", fmt(e), fmt(gates.GRAD_LOSS_REL),
+              "PASS" if e <= gates.GRAD_LOSS_REL else "FAIL",
+              f"gpu {gpu_loss:.6f}, fp64 with the program's routing {routed_loss:.6f} ({time.time() - t0:.0f} s)")
+    passed = plain_passed = 0
+    for i, n in enumerate(meta["params"]):
+        g = gradient_of(meta, run_dir, i)
+        e, plain = rel_l2(g, routed[n]), rel_l2(g, ref[n])
+        passed += e <= gates.GRAD_REL_L2
+        plain_passed += plain <= gates.GRAD_REL_L2
+        table.add(name, check, f"{n} {list(routed[n].shape)}", fmt(e), fmt(gates.GRAD_REL_L2),
+                  "PASS" if e <= gates.GRAD_REL_L2 else "FAIL",
+                  f"vs fp64 with the program's routing; vs plain fp64 {fmt(plain)}")
+    table.add(name, check, "tensors within the gate", f"{passed}/{len(meta['params'])}", "", "INFO",
+              f"vs fp64 with the program's routing; vs plain fp64 {plain_passed}/{len(meta['params'])}")
 
 
 def check_loss100(table, meta, pdir):
