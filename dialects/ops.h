@@ -53,6 +53,8 @@ typedef struct latch_attr_desc {
   X(TASK_ATTENTION_GRAD)           \
   X(TASK_TOPK_GRAD)                \
   X(TASK_GROUPED_MATMUL_WEIGHT_GRAD)                     \
+  X(TASK_ATTENTION_STATS)          \
+  X(TASK_ATTENTION_GRAD_FROM_STATS) \
   X(INTERVAL_PROGRAM)         \
   X(INTERVAL_INTERVAL)       \
   X(INTERVAL_BARRIER)         \
@@ -147,7 +149,11 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(attention_grad, o, 3) X(attention_grad, do, 4)                                             \
   X(topk_grad, dvalues, 0) X(topk_grad, indices, 1)                                            \
   X(grouped_matmul_weight_grad, x, 0) X(grouped_matmul_weight_grad, dy, 1)                     \
-  X(grouped_matmul_weight_grad, ends, 2)
+  X(grouped_matmul_weight_grad, ends, 2)                                                       \
+  X(attention_stats, q, 0) X(attention_stats, k, 1) X(attention_stats, o, 2)                   \
+  X(attention_stats, do, 3) X(attention_grad_from_stats, q, 0)                                 \
+  X(attention_grad_from_stats, k, 1) X(attention_grad_from_stats, v, 2)                        \
+  X(attention_grad_from_stats, do, 3) X(attention_grad_from_stats, stats, 4)
 
 #define LATCH_RESULT_LIST(X)                                                                   \
   X(matmul, c, 0) X(grouped_matmul, y, 0) X(reduce, y, 0) X(rmsnorm, y, 0) X(softmax, y, 0)    \
@@ -159,7 +165,9 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(reduce_grad, dx, 0) X(rmsnorm_grad, dx, 0) X(rmsnorm_grad, dw, 1) X(softmax_grad, dx, 0)   \
   X(cross_entropy_grad, dlogits, 0) X(rope_grad, dx, 0) X(attention_grad, dq, 0)               \
   X(attention_grad, dk, 1) X(attention_grad, dv, 2) X(topk_grad, dx, 0)                        \
-  X(grouped_matmul_weight_grad, dw, 0)
+  X(grouped_matmul_weight_grad, dw, 0) X(attention_stats, stats, 0)                            \
+  X(attention_grad_from_stats, dq, 0) X(attention_grad_from_stats, dk, 1)                      \
+  X(attention_grad_from_stats, dv, 2)
 
 /* Columns: op, attribute, C type, reader. */
 #define LATCH_ATTR_LIST(X)                                                                     \
@@ -192,7 +200,11 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(rope_grad, theta, double, latch_attr_float(op, "theta", 0))                                \
   X(attention_grad, causal, bool, latch_attr_bool(op, "causal", false))                        \
   X(attention_grad, scale, double, latch_attr_float(op, "scale", 0))                           \
-  X(topk_grad, columns, int64_t, latch_attr_int(op, "columns", 0))
+  X(topk_grad, columns, int64_t, latch_attr_int(op, "columns", 0))                             \
+  X(attention_stats, causal, bool, latch_attr_bool(op, "causal", false))                       \
+  X(attention_stats, scale, double, latch_attr_float(op, "scale", 0))                          \
+  X(attention_grad_from_stats, causal, bool, latch_attr_bool(op, "causal", false))             \
+  X(attention_grad_from_stats, scale, double, latch_attr_float(op, "scale", 0))
 
 #define X(opname, field, index)                                            \
   static inline MlirValue latch_##opname##_##field(MlirOperation op) {     \

@@ -135,8 +135,10 @@ static int64_t dim_from_end(MlirType type, intptr_t k) {
 }
 
 /* Output tiles of 128 x 128 for matrix products, 64 rows for row-wise ops, 8192 elements for
- * elementwise work (copies and row gathers included), one (batch, head, 128 queries) block for attention,
- * 256 sort positions for bucket; at least 1, at most 4096. */
+ * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
+ * attention and the split gradient's statistics (the products: those query-row tiles, then as many
+ * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad, 256 sort positions
+ * for bucket; at least 1, at most 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
   MlirType out = mlirOperationGetNumResults(task) ? mlirValueGetType(mlirOperationGetResult(task, 0))
                                                    : mlirValueGetType(mlirOperationGetOperand(task, 0));
@@ -149,10 +151,20 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
     tiles = mlirShapedTypeGetDimSize(out, 0) * ceil_div(dim_from_end(out, 1), 128) * ceil_div(dim_from_end(out, 0), 128);
     break;
-  case LATCH_OP_TASK_ATTENTION:
   case LATCH_OP_TASK_ATTENTION_GRAD: {
     MlirType q = mlirValueGetType(mlirOperationGetOperand(task, 0));
     tiles = mlirShapedTypeGetDimSize(q, 0) * mlirShapedTypeGetDimSize(q, 1) * ceil_div(mlirShapedTypeGetDimSize(q, 2), 128);
+    break;
+  }
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_STATS:
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
+    MlirType q = mlirValueGetType(mlirOperationGetOperand(task, 0));
+    MlirType k = mlirValueGetType(mlirOperationGetOperand(task, 1));
+    int64_t heads = mlirShapedTypeGetDimSize(q, 0) * mlirShapedTypeGetDimSize(q, 1);
+    tiles = heads * ceil_div(mlirShapedTypeGetDimSize(q, 2), 64);
+    if (latch_op_kind_of(task) == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)
+      tiles += heads * ceil_div(mlirShapedTypeGetDimSize(k, 2), 64);
     break;
   }
   case LATCH_OP_TASK_MAP:

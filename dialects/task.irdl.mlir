@@ -252,4 +252,31 @@ irdl.dialect @task {
     irdl.operands(x: %o0, dy: %o1, ends: %o2)
     irdl.results(dw: %r0)
   }
+  irdl.operation @attention_stats {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %o3 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.float"
+    irdl.operands(q: %o0, k: %o1, o: %o2, do: %o3)
+    irdl.results(stats: %r0)
+    irdl.attributes {"causal" = %a0, "scale" = %a1}
+  }
+  irdl.operation @attention_grad_from_stats {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %o3 = irdl.base "!builtin.tensor"
+    %o4 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    %r2 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.float"
+    irdl.operands(q: %o0, k: %o1, v: %o2, do: %o3, stats: %o4)
+    irdl.results(dq: %r0, dk: %r1, dv: %r2)
+    irdl.attributes {"causal" = %a0, "scale" = %a1}
+  }
 }

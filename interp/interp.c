@@ -821,6 +821,16 @@ static bool run_task_kernel(frame *f, MlirOperation op, latch_op_kind kind, latc
     ok = latch_kernel_attention_grad(in[0], in[1], in[2], in[3], in[4], latch_attention_grad_causal(op),
                                      latch_attention_grad_scale(op), out[0], out[1], out[2], error, sizeof(error));
     break;
+  case LATCH_OP_TASK_ATTENTION_STATS:
+    ok = latch_kernel_attention_stats(in[0], in[1], in[2], in[3], latch_attention_stats_causal(op),
+                                      latch_attention_stats_scale(op), out[0], error, sizeof(error));
+    break;
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS:
+    ok = latch_kernel_attention_grad_from_stats(in[0], in[1], in[2], in[3], in[4],
+                                                latch_attention_grad_from_stats_causal(op),
+                                                latch_attention_grad_from_stats_scale(op), out[0], out[1], out[2],
+                                                error, sizeof(error));
+    break;
   case LATCH_OP_TASK_TOPK_GRAD:
     ok = latch_kernel_topk_grad(in[0], in[1], latch_topk_grad_columns(op), out[0], error, sizeof(error));
     break;

@@ -849,80 +849,142 @@ bool latch_kernel_rope_grad(const latch_tensor *dy, double theta, latch_tensor *
   return true;
 }
 
-bool latch_kernel_attention_grad(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v,
-                                 const latch_tensor *o, const latch_tensor *d_o, bool causal, double scale,
-                                 latch_tensor *dq, latch_tensor *dk, latch_tensor *dv, char *error,
-                                 size_t error_size) {
-  const latch_tensor *all[9] = {q, k, v, o, d_o, dq, dk, dv, NULL};
-  static const char *const names[8] = {"q", "k", "v", "o", "do", "dq", "dk", "dv"};
-  for (int i = 0; i < 8; ++i)
-    if (!need_float(all[i], names[i], error, error_size) || !need_rank(all[i], 4, names[i], error, error_size))
+/* The shapes shared by the attention gradient kernels: q, o, do [B,H,Tq,hd|hdv], k [B,H,Tk,hd], v [B,H,Tk,hdv]
+ * (v and o only when given), stats [B,H,Tq,2] when given. */
+static bool check_attention_grad_shapes(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v,
+                                        const latch_tensor *o, const latch_tensor *d_o, const latch_tensor *stats,
+                                        bool causal, char *error, size_t error_size) {
+  const latch_tensor *all[6] = {q, k, v, o, d_o, stats};
+  static const char *const names[6] = {"q", "k", "v", "o", "do", "stats"};
+  for (int i = 0; i < 6; ++i)
+    if (all[i] && (!need_float(all[i], names[i], error, error_size) || !need_rank(all[i], 4, names[i], error, error_size)))
       return false;
-  int64_t b = q->shape[0], heads = q->shape[1], tq = q->shape[2], hd = q->shape[3];
-  int64_t tk = k->shape[2], hdv = v->shape[3];
+  int64_t b = q->shape[0], heads = q->shape[1], tq = q->shape[2], hd = q->shape[3], tk = k->shape[2];
+  int64_t hdv = d_o->shape[3];
   if (!need_dim(k, 0, b, "k", error, error_size) || !need_dim(k, 1, heads, "k", error, error_size) ||
-      !need_dim(k, 3, hd, "k", error, error_size) || !need_dim(v, 0, b, "v", error, error_size) ||
-      !need_dim(v, 1, heads, "v", error, error_size) || !need_dim(v, 2, tk, "v", error, error_size) ||
-      !need_dim(o, 0, b, "o", error, error_size) || !need_dim(o, 1, heads, "o", error, error_size) ||
-      !need_dim(o, 2, tq, "o", error, error_size) || !need_dim(o, 3, hdv, "o", error, error_size) ||
-      !need_same_shape(o, "o", d_o, "do", error, error_size) || !need_same_shape(q, "q", dq, "dq", error, error_size) ||
-      !need_same_shape(k, "k", dk, "dk", error, error_size) || !need_same_shape(v, "v", dv, "dv", error, error_size))
+      !need_dim(k, 3, hd, "k", error, error_size) || !need_dim(d_o, 0, b, "do", error, error_size) ||
+      !need_dim(d_o, 1, heads, "do", error, error_size) || !need_dim(d_o, 2, tq, "do", error, error_size))
+    return false;
+  if (v && (!need_dim(v, 0, b, "v", error, error_size) || !need_dim(v, 1, heads, "v", error, error_size) ||
+            !need_dim(v, 2, tk, "v", error, error_size) || !need_dim(v, 3, hdv, "v", error, error_size)))
+    return false;
+  if (o && !need_same_shape(o, "o", d_o, "do", error, error_size))
+    return false;
+  if (stats && (!need_dim(stats, 0, b, "stats", error, error_size) ||
+                !need_dim(stats, 1, heads, "stats", error, error_size) ||
+                !need_dim(stats, 2, tq, "stats", error, error_size) || !need_dim(stats, 3, 2, "stats", error, error_size)))
     return false;
   if (causal && tk != tq)
     return fail(error, error_size, "causal attention needs the same T for q and k (%lld vs %lld)", (long long)tq,
                 (long long)tk);
-  double *p = malloc((size_t)(2 * tk + 1) * sizeof(double));
-  if (!p)
-    return fail(error, error_size, "out of memory");
-  double *ds = p + tk;
-  for (int64_t i = 0; i < dq->count; ++i)
-    dq->f[i] = 0.0;
-  for (int64_t i = 0; i < dk->count; ++i)
-    dk->f[i] = 0.0;
-  for (int64_t i = 0; i < dv->count; ++i)
-    dv->f[i] = 0.0;
-  for (int64_t bh = 0; bh < b * heads; ++bh) {
-    const double *qs = q->f + bh * tq * hd, *ks = k->f + bh * tk * hd, *vs = v->f + bh * tk * hdv;
+  return true;
+}
+
+/* stats[bh, i] = (L, D): L = log sum_j exp(S[i, j]) over the unmasked keys (max-shifted), D = do[i] . o[i]. */
+static void attention_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *o,
+                            const latch_tensor *d_o, bool causal, double scale, double *stats) {
+  int64_t bhs = q->shape[0] * q->shape[1], tq = q->shape[2], hd = q->shape[3], tk = k->shape[2];
+  int64_t hdv = d_o->shape[3];
+  for (int64_t bh = 0; bh < bhs; ++bh) {
+    const double *qs = q->f + bh * tq * hd, *ks = k->f + bh * tk * hd;
     const double *os = o->f + bh * tq * hdv, *dos = d_o->f + bh * tq * hdv;
-    double *dqs = dq->f + bh * tq * hd, *dks = dk->f + bh * tk * hd, *dvs = dv->f + bh * tk * hdv;
     for (int64_t i = 0; i < tq; ++i) {
-      /* Row i of P = softmax(S) over the unmasked keys (masked entries are 0 and get no gradient). */
       int64_t keys = causal ? i + 1 : tk;
       double max = -INFINITY;
       for (int64_t j = 0; j < keys; ++j) {
         double dot = 0.0;
         for (int64_t c = 0; c < hd; ++c)
           dot += qs[i * hd + c] * ks[j * hd + c];
-        p[j] = dot * scale;
-        max = max_propagating(max, p[j]);
+        max = max_propagating(max, dot * scale);
       }
       double sum = 0.0;
       for (int64_t j = 0; j < keys; ++j) {
-        p[j] = exp(p[j] - max);
-        sum += p[j];
+        double dot = 0.0;
+        for (int64_t c = 0; c < hd; ++c)
+          dot += qs[i * hd + c] * ks[j * hd + c];
+        sum += exp(dot * scale - max);
       }
-      for (int64_t j = 0; j < keys; ++j)
-        p[j] /= sum;
-      /* rowsum(do o) for row i */
       double row_dot = 0.0;
       for (int64_t c = 0; c < hdv; ++c)
         row_dot += dos[i * hdv + c] * os[i * hdv + c];
-      for (int64_t j = 0; j < keys; ++j) {
-        double dp = 0.0; /* dP[i, j] = do[i] . v[j] */
-        for (int64_t c = 0; c < hdv; ++c)
-          dp += dos[i * hdv + c] * vs[j * hdv + c];
-        ds[j] = p[j] * (dp - row_dot);
-        for (int64_t c = 0; c < hdv; ++c) /* dv = P^T do */
-          dvs[j * hdv + c] += p[j] * dos[i * hdv + c];
-      }
-      for (int64_t j = 0; j < keys; ++j) /* dq = dS k scale; dk = dS^T q scale */
-        for (int64_t c = 0; c < hd; ++c) {
-          dqs[i * hd + c] += ds[j] * ks[j * hd + c] * scale;
-          dks[j * hd + c] += ds[j] * qs[i * hd + c] * scale;
-        }
+      stats[(bh * tq + i) * 2] = max + log(sum);
+      stats[(bh * tq + i) * 2 + 1] = row_dot;
     }
   }
-  free(p);
+}
+
+/* dq, dk, dv from P[i, j] = exp(S[i, j] - L[i]) and dS = P (do v^T - D), with (L, D) from `stats`. */
+static void attention_grad_from_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v,
+                                      const latch_tensor *d_o, const double *stats, bool causal, double scale,
+                                      latch_tensor *dq, latch_tensor *dk, latch_tensor *dv) {
+  int64_t bhs = q->shape[0] * q->shape[1], tq = q->shape[2], hd = q->shape[3], tk = k->shape[2];
+  int64_t hdv = v->shape[3];
+  for (int64_t i = 0; i < dq->count; ++i)
+    dq->f[i] = 0.0;
+  for (int64_t i = 0; i < dk->count; ++i)
+    dk->f[i] = 0.0;
+  for (int64_t i = 0; i < dv->count; ++i)
+    dv->f[i] = 0.0;
+  for (int64_t bh = 0; bh < bhs; ++bh) {
+    const double *qs = q->f + bh * tq * hd, *ks = k->f + bh * tk * hd, *vs = v->f + bh * tk * hdv;
+    const double *dos = d_o->f + bh * tq * hdv;
+    double *dqs = dq->f + bh * tq * hd, *dks = dk->f + bh * tk * hd, *dvs = dv->f + bh * tk * hdv;
+    for (int64_t i = 0; i < tq; ++i) {
+      double lse = stats[(bh * tq + i) * 2], row_dot = stats[(bh * tq + i) * 2 + 1];
+      int64_t keys = causal ? i + 1 : tk;
+      for (int64_t j = 0; j < keys; ++j) {
+        double s = 0.0, dp = 0.0; /* S[i, j] and dP[i, j] = do[i] . v[j] */
+        for (int64_t c = 0; c < hd; ++c)
+          s += qs[i * hd + c] * ks[j * hd + c];
+        for (int64_t c = 0; c < hdv; ++c)
+          dp += dos[i * hdv + c] * vs[j * hdv + c];
+        double p = exp(s * scale - lse), ds = p * (dp - row_dot);
+        for (int64_t c = 0; c < hdv; ++c) /* dv = P^T do */
+          dvs[j * hdv + c] += p * dos[i * hdv + c];
+        for (int64_t c = 0; c < hd; ++c) { /* dq = dS k scale; dk = dS^T q scale */
+          dqs[i * hd + c] += ds * ks[j * hd + c] * scale;
+          dks[j * hd + c] += ds * qs[i * hd + c] * scale;
+        }
+      }
+    }
+  }
+}
+
+bool latch_kernel_attention_grad(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v,
+                                 const latch_tensor *o, const latch_tensor *d_o, bool causal, double scale,
+                                 latch_tensor *dq, latch_tensor *dk, latch_tensor *dv, char *error,
+                                 size_t error_size) {
+  if (!check_attention_grad_shapes(q, k, v, o, d_o, NULL, causal, error, error_size) ||
+      !need_same_shape(q, "q", dq, "dq", error, error_size) || !need_same_shape(k, "k", dk, "dk", error, error_size) ||
+      !need_same_shape(v, "v", dv, "dv", error, error_size))
+    return false;
+  double *stats = malloc((size_t)(q->count / q->shape[3] * 2 + 1) * sizeof(double));
+  if (!stats)
+    return fail(error, error_size, "out of memory");
+  attention_stats(q, k, o, d_o, causal, scale, stats);
+  attention_grad_from_stats(q, k, v, d_o, stats, causal, scale, dq, dk, dv);
+  free(stats);
+  return true;
+}
+
+bool latch_kernel_attention_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *o,
+                                  const latch_tensor *d_o, bool causal, double scale, latch_tensor *stats,
+                                  char *error, size_t error_size) {
+  if (!check_attention_grad_shapes(q, k, NULL, o, d_o, stats, causal, error, error_size))
+    return false;
+  attention_stats(q, k, o, d_o, causal, scale, stats->f);
+  return true;
+}
+
+bool latch_kernel_attention_grad_from_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v,
+                                            const latch_tensor *d_o, const latch_tensor *stats, bool causal,
+                                            double scale, latch_tensor *dq, latch_tensor *dk, latch_tensor *dv,
+                                            char *error, size_t error_size) {
+  if (!check_attention_grad_shapes(q, k, v, NULL, d_o, stats, causal, error, error_size) ||
+      !need_same_shape(q, "q", dq, "dq", error, error_size) || !need_same_shape(k, "k", dk, "dk", error, error_size) ||
+      !need_same_shape(v, "v", dv, "dv", error, error_size))
+    return false;
+  attention_grad_from_stats(q, k, v, d_o, stats->f, causal, scale, dq, dk, dv);
   return true;
 }
 

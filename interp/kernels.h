@@ -75,6 +75,15 @@ bool latch_kernel_attention_grad(const latch_tensor *q, const latch_tensor *k, c
                                  const latch_tensor *o, const latch_tensor *d_o, bool causal, double scale,
                                  latch_tensor *dq, latch_tensor *dk, latch_tensor *dv, char *error,
                                  size_t error_size);
+/* The split gradient (latch-split-attention-grad): stats [B,H,Tq,2] holds each query row's log-sum-exp L
+ * and D = do . o; the products then use P = exp(S - L). latch_kernel_attention_grad is the two in turn. */
+bool latch_kernel_attention_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *o,
+                                  const latch_tensor *d_o, bool causal, double scale, latch_tensor *stats,
+                                  char *error, size_t error_size);
+bool latch_kernel_attention_grad_from_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v,
+                                            const latch_tensor *d_o, const latch_tensor *stats, bool causal,
+                                            double scale, latch_tensor *dq, latch_tensor *dk, latch_tensor *dv,
+                                            char *error, size_t error_size);
 /* Scatters dvalues[n, j] to dx[n, indices[n, j]]; repeated indices (which topk never produces) add up. */
 bool latch_kernel_topk_grad(const latch_tensor *dvalues, const latch_tensor *indices, int64_t columns,
                             latch_tensor *dx, char *error, size_t error_size);

@@ -13,17 +13,22 @@
  * The rules every template follows:
  * - Tiles: the task is cut into "virtual tiles" by the rule of latch_task_tile_count without its clamp
  *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op, 8192
- *   elements of elementwise work, copies and row gathers, one (batch, head, 128 queries) block of
- *   attention, (g, 128 x 128 of K x N) of grouped_matmul_weight_grad, 256 positions of bucket); tile t of
+ *   elements of elementwise work, copies and row gathers, 64 interleaved query rows of one (batch, head)
+ *   for attention and its split gradient (attention_row_begin), one (batch, head, 128 queries) block of
+ *   the unsplit attention_grad, (g, 128 x 128 of K x N) of grouped_matmul_weight_grad, 256 positions of
+ *   bucket); tile t of
  *   the T tiles the task is launched with (its `tiles` attribute) runs virtual tiles t, t + T, t + 2T, ...
  *   So any T >= 1 computes everything, and T = the rule's count runs one virtual tile per tile. Where
  *   outputs do not follow the rule, the template says how it splits them: a reduction spreads its outputs
  *   over the row tiles of its input, rmsnorm_grad adds tiles of dw columns, attention_grad covers the key
- *   blocks too, and cross_entropy is one virtual tile (the other tiles have nothing to do).
+ *   blocks too, attention_grad_from_stats adds key-row tiles after its query-row tiles, and cross_entropy's
+ *   row tiles meet in task scratch (task_scratch: partials and an arrival counter, combined in a fixed
+ *   order by the tile that arrives last).
  * - Threads: inside a virtual tile the CTA's threads (or warps, for long rows) walk its units; the tiled
  *   products give each thread an 8 x 8 block of outputs. Shared memory (@latch_smem) and CTA barriers
- *   stage data inside a tile; there are no atomics: every output element is written by exactly one
- *   thread, and every sum runs in a fixed order (deterministic, bitwise reproducible).
+ *   stage data inside a tile; no value is accumulated atomically (the only atomic is task scratch's
+ *   arrival counter): every output element is written by exactly one thread, and every sum runs in a
+ *   fixed order (deterministic, bitwise reproducible).
  * - Precision: bf16 loads extend to f32, stores of bf16 round to nearest even (arith.truncf); arithmetic
  *   and every accumulation is fp32 (angles of rotary embeddings and AdamW's bias corrections in fp64);
  *   float -> i32 conversions truncate toward zero and saturate, NaN giving 0. f64 tensors are rejected.
@@ -254,6 +259,7 @@ typedef struct gen_constant {
  * %args. Constants collect in `entry`, which goes before the body. */
 typedef struct gen {
   latch_text entry;
+  latch_text globals; /* module-level globals of the task (task_scratch) */
   gen_constant *constants;
   size_t constant_count, constant_capacity;
   lowerer *l;
@@ -261,6 +267,7 @@ typedef struct gen {
   latch_text *t;
   int next, depth;
   int tile, tid, ntid; /* i64 */
+  int index;           /* the task's number (task_<index>) */
   int arena;           /* the arena base pointer, -1 until needed */
   int shared;          /* the base pointer of @latch_smem, -1 until needed */
   int64_t tiles;       /* the tiles the task is launched with */
@@ -668,6 +675,7 @@ static void local_fill(gen *g, int array, int64_t n, int value) {
 #define SHARED_GLOBAL SHARED_DECLARE(SHARED_FLOATS)
 /* docs/device-abi.md: every CTA has 256 threads (templates that give each thread one fixed item rely on it). */
 #define CTA_THREADS 256
+#define WARPS (CTA_THREADS / 32)
 
 static int shared_base(gen *g) {
   if (g->shared < 0) {
@@ -695,6 +703,45 @@ static void shared_store(gen *g, int index, int value) {
 }
 
 static void sync_threads(gen *g) { ln(g, "nvvm.barrier0"); }
+
+/* ---- cross-tile scratch (docs/device-abi.md "Task scratch") ----
+ * A task whose tiles combine into one value keeps per-tile results in a zero-initialised global of the
+ * module, @latch_task<N>_<what>, and an arrival counter beside it: each tile stores its partial result,
+ * fences (release, gpu scope) and counts itself in; the tile that arrives last fences (acquire), combines
+ * the partials in index order (so the bits do not depend on which tile was last) and resets the counter
+ * for the next update. The counter is control only: no value is accumulated atomically. */
+static int task_scratch(gen *g, const char *what, int64_t count, const char *type) {
+  int r = fresh(g);
+  latch_text_put(&g->globals,
+                 "  llvm.mlir.global internal @latch_task%d_%s() {addr_space = 1 : i32, alignment = 16 : i64} : "
+                 "!llvm.array<%lld x %s> {\n"
+                 "    %%z = llvm.mlir.zero : !llvm.array<%lld x %s>\n    llvm.return %%z : !llvm.array<%lld x %s>\n  }\n",
+                 g->index, what, (long long)count, type, (long long)count, type, (long long)count, type);
+  latch_text_put(&g->entry, "    %%v%d = llvm.mlir.addressof @latch_task%d_%s : !llvm.ptr<1>\n", r, g->index, what);
+  return r;
+}
+
+static int scratch_address(gen *g, int base, int index, const char *type) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, %s", r, base, index, type);
+  return r;
+}
+
+/* Adds 1 to the counter at `counter` after a release fence; returns the count before (i32). */
+static int arrive(gen *g, int counter) {
+  int old = fresh(g), one = ci32(g, 1);
+  ln(g, "llvm.fence syncscope(\"device\") release");
+  ln(g, "%%v%d = llvm.atomicrmw add %%v%d, %%v%d syncscope(\"device\") monotonic : !llvm.ptr<1>, i32", old, counter, one);
+  return old;
+}
+
+/* A value another tile stored before its release fence (read after this thread's acquire fence). */
+static int scratch_load_f32(gen *g, int address) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32",
+     r, address);
+  return r;
+}
 
 /* An f32 loaded only where `valid` holds (0 elsewhere), so that no address outside a tensor is read. */
 static int load_f32_if(gen *g, const tensor_ref *t, int valid, int index) {
@@ -1291,16 +1338,22 @@ static int target_of(gen *g, const tensor_ref *targets, int row, int64_t v) {
   return mini(g, maxi(g, t, ci64(g, 0)), ci64(g, v - 1));
 }
 
-/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). One tile: warp w takes rows w, w + 8, ...
- * (the row's statistics over its lanes, warp_combine), adding the row losses in order; the 8 warp sums are
- * then added in warp order by thread 0. Deterministic (a fixed order), no atomics. */
+/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). Tiles of ROW_TILE rows: warp w takes the
+ * tile's rows w, w + 8, ... (the row's statistics over its lanes, warp_combine), adding the row losses in
+ * order; thread 0 adds the 8 warp sums in warp order into the tile's partial sum. The partials meet in
+ * task scratch: the last tile to arrive (task_scratch) has warp 0 add them, lane l taking partials l,
+ * l + 32, ... in order and the lanes combined by the butterfly, and writes the loss. Deterministic: every
+ * sum runs in a fixed order whatever the order of arrival. */
 static void gen_cross_entropy(gen *g, task_io *io) {
   const tensor_ref *logits = &io->in[0], *targets = &io->in[1], *loss = &io->out[0];
-  int64_t n = dim(logits, 0), v = dim(logits, 1);
-  tiles_begin(g, 1);
-  int warp = divc(g, g->tid, 32), warps = divc(g, g->ntid, 32);
+  int64_t n = dim(logits, 0), v = dim(logits, 1), count = ceil_div(n, ROW_TILE);
+  int partials = task_scratch(g, "partials", count, "f32"), arrivals = task_scratch(g, "arrivals", 1, "i32");
+  int zero = ci64(g, 0);
+  int vt = tiles_begin(g, count);
+  int lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32), warps = divc(g, g->ntid, 32);
+  int first = mulc(g, vt, ROW_TILE), last = mini(g, addc(g, first, ROW_TILE), ci64(g, n));
   int acc, total;
-  int row = loop1_begin(g, warp, ci64(g, n), warps, cf32(g, 0.0), "f32", &acc, &total);
+  int row = loop1_begin(g, add(g, first, warp), last, warps, cf32(g, 0.0), "f32", &acc, &total);
   int base = mulc(g, row, v);
   int max, sum;
   warp_row_softmax_statistics(g, logits, base, v, &max, &sum);
@@ -1308,16 +1361,41 @@ static void gen_cross_entropy(gen *g, task_io *io) {
   int row_loss = fsub(g, fadd(g, op1(g, "math.log", sum, "f32"), max), target);
   loop1_end(g, fadd(g, acc, row_loss), "f32");
   sync_threads(g);
-  when_begin(g, cmpi(g, "eq", remc(g, g->tid, 32), ci64(g, 0), "i64"));
+  when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
   shared_store(g, warp, total);
   when_end(g);
   sync_threads(g);
-  when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
-  int sum_acc, sum_total;
-  int w = loop1_begin(g, ci64(g, 0), warps, ci64(g, 1), cf32(g, 0.0), "f32", &sum_acc, &sum_total);
-  loop1_end(g, fadd(g, sum_acc, shared_load(g, w)), "f32");
-  store_f32(g, loss, ci64(g, 0), fdiv(g, sum_total, cf32(g, (double)n)));
+  int flag = addc(g, zero, WARPS); /* shared slot of the "arrived last" flag */
+  when_begin(g, cmpi(g, "eq", g->tid, zero, "i64"));
+  {
+    int sum_acc, sum_total;
+    int w = loop1_begin(g, zero, warps, ci64(g, 1), cf32(g, 0.0), "f32", &sum_acc, &sum_total);
+    loop1_end(g, fadd(g, sum_acc, shared_load(g, w)), "f32");
+    ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", sum_total, scratch_address(g, partials, vt, "f32"));
+    int old = arrive(g, arrivals);
+    int is_last = cmpi(g, "eq", old, ci32(g, (int32_t)(count - 1)), "i32");
+    when_begin(g, is_last);
+    ln(g, "llvm.fence syncscope(\"device\") acquire");
+    when_end(g);
+    shared_store(g, flag, sel(g, is_last, cf32(g, 1.0), cf32(g, 0.0), "f32"));
+  }
   when_end(g);
+  sync_threads(g);
+  int arrived_last = cmpf(g, "one", shared_load(g, flag), cf32(g, 0.0), "f32");
+  when_begin(g, op2(g, "arith.andi", arrived_last, cmpi(g, "eq", warp, zero, "i64"), "i1"));
+  {
+    int part_acc, part;
+    int t = loop1_begin(g, lane, ci64(g, count), ci64(g, 32), cf32(g, 0.0), "f32", &part_acc, &part);
+    loop1_end(g, fadd(g, part_acc, scratch_load_f32(g, scratch_address(g, partials, t, "f32"))), "f32");
+    int all = warp_combine(g, "arith.addf", part);
+    when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
+    store_f32(g, loss, zero, fdiv(g, all, cf32(g, (double)n)));
+    ln(g, "llvm.store %%v%d, %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>",
+       ci32(g, 0), scratch_address(g, arrivals, zero, "i32"));
+    when_end(g);
+  }
+  when_end(g);
+  sync_threads(g); /* the next tile of this CTA reuses the shared slots */
   loop_end(g);
 }
 
@@ -1739,7 +1817,6 @@ static void gen_attention_grad_rows(gen *g, task_io *io, MlirOperation op) {
  * so the online-softmax state and the branch conditions stay uniform across the warp). Heads wider than
  * 32 x MAX_LANE_PARTS use the one-row-per-thread templates above. */
 #define MAX_LANE_PARTS 8
-#define WARPS (CTA_THREADS / 32)
 
 /* Elements lane + 32 m (m < parts) of the row at `base` of t, 0 past n. */
 static void lane_row(gen *g, const tensor_ref *t, int base, int64_t n, int lane, int *out) {
@@ -1768,8 +1845,39 @@ static int lane_dot(gen *g, const int *a, const int *b, int64_t n) {
   return warp_combine(g, "arith.addf", sum);
 }
 
-/* o = softmax(q k^T scale) v per (b, h): warp w takes query rows w, w + 8, ... of the tile's 128, an
- * online softmax over the keys in increasing order. Tiles: (b, h, block of 128 queries). */
+/* Balanced attention rows: a (b, h) pair's T rows are cut into P = ceil(T / ATTENTION_ROWS) virtual
+ * tiles that interleave, tile t taking rows t, t + P, t + 2P, ... (slots 0..63), so that under a causal
+ * mask, where row i costs i + 1 keys, every tile has about the same work. Inside a tile warp w takes the
+ * slots w, 15 - w, 16 + w, 31 - w, ... (a zigzag over the 8 rounds of 8 slots), which evens out the
+ * warps too. For virtual tile `vt` of attention_row_tiles(bh_count, total): returns the row (the code
+ * that follows runs only below `total`); `bh` gets the (b, h) index. Close with attention_row_end. */
+#define ATTENTION_ROWS 64
+#define ATTENTION_ROUNDS (ATTENTION_ROWS / WARPS)
+static int attention_row_begin(gen *g, int vt, int64_t total, int *bh) {
+  int64_t per_head = ceil_div(total, ATTENTION_ROWS);
+  *bh = divc(g, vt, per_head);
+  int t = remc(g, vt, per_head);
+  int warp = divc(g, g->tid, 32);
+  int round = loop_begin(g, ci64(g, 0), ci64(g, ATTENTION_ROUNDS), ci64(g, 1));
+  int odd = cmpi(g, "ne", remc(g, round, 2), ci64(g, 0), "i64");
+  int slot = add(g, mulc(g, round, WARPS), sel(g, odd, sub(g, ci64(g, WARPS - 1), warp), warp, "i64"));
+  int row = add(g, t, mulc(g, slot, per_head));
+  when_begin(g, cmpi(g, "slt", row, ci64(g, total), "i64"));
+  return row;
+}
+
+static void attention_row_end(gen *g) {
+  when_end(g);
+  loop_end(g);
+}
+
+/* The tile count of attention_row_begin (also dialects/schedule.c's rule for attention). */
+static int64_t attention_row_tiles(int64_t bh_count, int64_t total) {
+  return bh_count * ceil_div(total, ATTENTION_ROWS);
+}
+
+/* o = softmax(q k^T scale) v per (b, h): a warp per query row (attention_row_begin), an online softmax
+ * over the keys in increasing order. */
 static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
   bool causal = latch_attention_causal(op);
@@ -1780,11 +1888,9 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
     return;
   }
   int scale = cf32(g, latch_attention_scale(op));
-  int64_t blocks = ceil_div(tq, ATTENTION_TILE);
-  int vt = tiles_begin(g, bh_count * blocks);
-  int bh = divc(g, vt, blocks), block = remc(g, vt, blocks);
   int lane = remc(g, g->tid, 32);
-  int i = warp_span_begin(g, block, ATTENTION_TILE, tq);
+  int bh;
+  int i = attention_row_begin(g, tiles_begin(g, attention_row_tiles(bh_count, tq)), tq, &bh);
   int q_row = mulc(g, add(g, mulc(g, bh, tq), i), hd);
   int k_head = mulc(g, bh, tk * hd), v_head = mulc(g, bh, tk * hdv);
   int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS];
@@ -1811,7 +1917,116 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   for (int64_t m = 0; m < pv; ++m)
     out[m] = fdiv(g, results[2 + m], results[1]);
   lane_row_store(g, o, mulc(g, add(g, mulc(g, bh, tq), i), hdv), hdv, lane, out);
+  attention_row_end(g);
   loop_end(g);
+}
+
+/* The split gradient (latch-split-attention-grad). Statistics: per query row i (attention_row_begin),
+ * L = log-sum-exp of the row's scores (online, keys increasing) and D = do[i] . o[i], written as
+ * stats[bh, i] = (L, D) by lane 0. */
+static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
+  bool causal = latch_attention_stats_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
+  int scale = cf32(g, latch_attention_stats_scale(op));
+  int lane = remc(g, g->tid, 32);
+  int bh;
+  int i = attention_row_begin(g, tiles_begin(g, attention_row_tiles(bh_count, tq)), tq, &bh);
+  int row = add(g, mulc(g, bh, tq), i);
+  int k_head = mulc(g, bh, tk * hd);
+  int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], dov[MAX_LANE_PARTS], ov[MAX_LANE_PARTS];
+  lane_row(g, q, mulc(g, row, hd), hd, lane, qv);
+  int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+  const char *types[2] = {"f32", "f32"};
+  int init[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, args[2], results[2];
+  int j = for_begin(g, ci64(g, 0), keys, ci64(g, 1), 2, init, types, args, results);
+  lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
+  softmax_step step = online_softmax_step(g, args[0], args[1], fmul(g, lane_dot(g, qv, kv, hd), scale));
+  int next[2] = {step.max, step.sum};
+  for_end(g, 2, next, types);
+  int lse = fadd(g, results[0], op1(g, "math.log", results[1], "f32"));
+  lane_row(g, d_o, mulc(g, row, hdv), hdv, lane, dov);
+  lane_row(g, o, mulc(g, row, hdv), hdv, lane, ov);
+  int row_dot = lane_dot(g, dov, ov, hdv);
+  when_begin(g, cmpi(g, "eq", lane, ci64(g, 0), "i64"));
+  store_f32(g, stats, mulc(g, row, 2), lse);
+  store_f32(g, stats, addc(g, mulc(g, row, 2), 1), row_dot);
+  when_end(g);
+  attention_row_end(g);
+  loop_end(g);
+}
+
+/* Products of the split gradient, P[i, j] = exp(S[i, j] scale - L[i]) and dS = P (do[i] . v[j] - D[i]):
+ * the first attention_row_tiles(B H, Tq) virtual tiles are query rows, dq[i] = sum_j dS k[j] scale over
+ * increasing keys; the next attention_row_tiles(B H, Tk) are key rows, dk[j] = sum_i dS q[i] scale and
+ * dv[j] = sum_i P do[i] over the queries that see key j (i >= j when causal), increasing i. One warp per
+ * row, sums carried in registers; every output row is written by one warp. */
+static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *d_o = &io->in[3], *stats = &io->in[4];
+  const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
+  bool causal = latch_attention_grad_from_stats_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  int64_t pq = ceil_div(hd, 32), pv = ceil_div(hdv, 32);
+  int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
+  int lane = remc(g, g->tid, 32);
+  int zero = ci64(g, 0), one = ci64(g, 1);
+  int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS], dov[MAX_LANE_PARTS];
+  int init[2 * MAX_LANE_PARTS], args[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS], next[2 * MAX_LANE_PARTS];
+  int64_t query_tiles = attention_row_tiles(bh_count, tq);
+  int vt = tiles_begin(g, query_tiles + attention_row_tiles(bh_count, tk));
+  when_begin(g, cmpi(g, "slt", vt, ci64(g, query_tiles), "i64"));
+  {
+    /* query row i */
+    int bh;
+    int i = attention_row_begin(g, vt, tq, &bh);
+    int row = add(g, mulc(g, bh, tq), i);
+    int k_head = mulc(g, bh, tk * hd), v_head = mulc(g, bh, tk * hdv);
+    lane_row(g, q, mulc(g, row, hd), hd, lane, qv);
+    lane_row(g, d_o, mulc(g, row, hdv), hdv, lane, dov);
+    int lse = load_f32(g, stats, mulc(g, row, 2)), row_dot = load_f32(g, stats, addc(g, mulc(g, row, 2), 1));
+    int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+    for (int64_t m = 0; m < pq; ++m)
+      init[m] = cf32(g, 0.0);
+    int j = for_begin(g, zero, keys, one, (int)pq, init, f32_types, args, results);
+    lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
+    lane_row(g, v, add(g, v_head, mulc(g, j, hdv)), hdv, lane, vv);
+    int p = fexp(g, fsub(g, fmul(g, lane_dot(g, qv, kv, hd), scale), lse));
+    int ds = fmul(g, p, fsub(g, lane_dot(g, dov, vv, hdv), row_dot));
+    for (int64_t m = 0; m < pq; ++m)
+      next[m] = fadd(g, args[m], fmul(g, fmul(g, ds, kv[m]), scale));
+    for_end(g, (int)pq, next, f32_types);
+    lane_row_store(g, dq, mulc(g, row, hd), hd, lane, results);
+    attention_row_end(g);
+  }
+  otherwise(g);
+  {
+    /* key row j */
+    int bh;
+    int j = attention_row_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, &bh);
+    int key = add(g, mulc(g, bh, tk), j);
+    int q_head = mulc(g, bh, tq * hd), o_head = mulc(g, bh, tq * hdv), stats_head = mulc(g, bh, tq * 2);
+    lane_row(g, k, mulc(g, key, hd), hd, lane, kv);
+    lane_row(g, v, mulc(g, key, hdv), hdv, lane, vv);
+    int n = (int)(pq + pv);
+    for (int m = 0; m < n; ++m)
+      init[m] = cf32(g, 0.0);
+    int i = for_begin(g, causal ? j : zero, ci64(g, tq), one, n, init, f32_types, args, results);
+    lane_row(g, q, add(g, q_head, mulc(g, i, hd)), hd, lane, qv);
+    lane_row(g, d_o, add(g, o_head, mulc(g, i, hdv)), hdv, lane, dov);
+    int stats_row = add(g, stats_head, mulc(g, i, 2));
+    int lse = load_f32(g, stats, stats_row), row_dot = load_f32(g, stats, addc(g, stats_row, 1));
+    int p = fexp(g, fsub(g, fmul(g, lane_dot(g, qv, kv, hd), scale), lse));
+    int ds = fmul(g, p, fsub(g, lane_dot(g, dov, vv, hdv), row_dot));
+    for (int64_t m = 0; m < pq; ++m)
+      next[m] = fadd(g, args[m], fmul(g, fmul(g, ds, qv[m]), scale));
+    for (int64_t m = 0; m < pv; ++m)
+      next[pq + m] = fadd(g, args[pq + m], fmul(g, p, dov[m]));
+    for_end(g, n, next, f32_types);
+    lane_row_store(g, dk, mulc(g, key, hd), hd, lane, results);
+    lane_row_store(g, dv, mulc(g, key, hdv), hdv, lane, results + pq);
+    attention_row_end(g);
+  }
+  when_end(g);
   loop_end(g);
 }
 
@@ -2185,6 +2400,31 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
            out[1].elements == in[1].elements && out[2].elements == in[2].elements;
     break;
   }
+  case LATCH_OP_TASK_ATTENTION_STATS:
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
+    /* q, k, (v), do, (o), stats: q/k/do/stats of one (B, H); the rows fit the warp templates */
+    bool stats_op = kind == LATCH_OP_TASK_ATTENTION_STATS;
+    const tensor_ref *q = &in[0], *k = &in[1], *d_o = &in[3];
+    const tensor_ref *stats = stats_op ? &out[0] : &in[4], *v_or_o = &in[2];
+    bool causal = latch_attr_bool(op, "causal", false);
+    ok = q->rank == 4 && k->rank == 4 && v_or_o->rank == 4 && d_o->rank == 4 && stats->rank == 4 &&
+         k->dims[0] == q->dims[0] && k->dims[1] == q->dims[1] && k->dims[3] == q->dims[3] &&
+         d_o->dims[0] == q->dims[0] && d_o->dims[1] == q->dims[1] && d_o->dims[2] == q->dims[2] &&
+         v_or_o->dims[3] == d_o->dims[3] && stats->dims[0] == q->dims[0] && stats->dims[1] == q->dims[1] &&
+         stats->dims[2] == q->dims[2] && stats->dims[3] == 2 && stats->dt == DT_F32 &&
+         (!causal || k->dims[2] == q->dims[2]);
+    if (ok && stats_op)
+      ok = v_or_o->dims[2] == q->dims[2];
+    if (ok && !stats_op)
+      ok = v_or_o->dims[2] == k->dims[2] && out[0].elements == q->elements && out[1].elements == k->elements &&
+           out[2].elements == v_or_o->elements;
+    if (ok && (ceil_div(q->dims[3], 32) > MAX_LANE_PARTS || ceil_div(d_o->dims[3], 32) > MAX_LANE_PARTS)) {
+      report(l, op, "heads wider than %d are not supported (latch-split-attention-grad keeps them whole)",
+             32 * MAX_LANE_PARTS);
+      return false;
+    }
+    break;
+  }
   case LATCH_OP_TASK_TOPK: {
     int64_t k = latch_topk_k(op);
     ok = in[0].rank == 2 && k >= 1 && k <= in[0].dims[1] && out[0].elements == in[0].dims[0] * k &&
@@ -2253,6 +2493,8 @@ static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind k
   case LATCH_OP_TASK_CROSS_ENTROPY_GRAD: gen_cross_entropy_grad(g, io); break;
   case LATCH_OP_TASK_ROPE_GRAD: gen_rope(g, &io->in[0], &io->out[0], latch_rope_grad_theta(op), true); break;
   case LATCH_OP_TASK_ATTENTION_GRAD: gen_attention_grad(g, io, op); break;
+  case LATCH_OP_TASK_ATTENTION_STATS: gen_attention_stats(g, io, op); break;
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: gen_attention_grad_from_stats(g, io, op); break;
   case LATCH_OP_TASK_TOPK_GRAD: gen_topk_grad(g, io); break;
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: gen_grouped_matmul_weight_grad(g, io); break;
   default: g->failed = true; break;
@@ -2432,7 +2674,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   }
   latch_text_put(&t, "  func.func @%s(%%tile: i32, %%args: !llvm.ptr<1>) {\n", function);
   latch_text body = {0};
-  gen g = {.l = l, .op = op, .t = &body, .arena = -1, .shared = -1, .tiles = tiles};
+  gen g = {.l = l, .op = op, .t = &body, .arena = -1, .shared = -1, .tiles = tiles, .index = index};
   int tid32 = fresh(&g), ntid32 = fresh(&g);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.tid.x : i32", tid32);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.ntid.x : i32", ntid32);
@@ -2447,9 +2689,10 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   generate_body(&g, &io, op, kind);
   latch_text_put(&t, "%.*s%.*s", (int)g.entry.length, g.entry.data ? g.entry.data : "", (int)body.length,
                  body.data ? body.data : "");
-  latch_text_put(&t, "    return\n  }\n}\n");
-  bool failed = g.failed || g.entry.failed || body.failed;
+  latch_text_put(&t, "    return\n  }\n%.*s}\n", (int)g.globals.length, g.globals.data ? g.globals.data : "");
+  bool failed = g.failed || g.entry.failed || g.globals.failed || body.failed;
   latch_text_deinitialize(&g.entry);
+  latch_text_deinitialize(&g.globals);
   free(g.constants);
   latch_text_deinitialize(&body);
   if (failed || t.failed) {
@@ -2476,9 +2719,23 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
     return false;
   }
   MlirLocation loc = mlirOperationGetLocation(op);
+  MlirBlock target = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0));
   mlirOperationWalk(func, relocate, &loc, MlirWalkPreOrder);
   mlirOperationRemoveFromParent(func);
-  mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), func);
+  mlirBlockAppendOwnedOperation(target, func);
+  /* The task's scratch globals follow the function (the scratch module's first op is @latch_smem). */
+  for (MlirOperation global = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0)));
+       !mlirOperationIsNull(global);) {
+    MlirOperation next = mlirOperationGetNextInBlock(global);
+    MlirAttribute name = mlirOperationGetAttributeByName(global, str("sym_name"));
+    if (latch_op_is(global, "llvm.mlir.global") && !mlirAttributeIsNull(name) &&
+        !latch_ref_is(mlirStringAttrGetValue(name), "latch_smem")) {
+      mlirOperationWalk(global, relocate, &loc, MlirWalkPreOrder);
+      mlirOperationRemoveFromParent(global);
+      mlirBlockAppendOwnedOperation(target, global);
+    }
+    global = next;
+  }
   mlirOperationDestroy(scratch);
 
   if (kind == LATCH_OP_TASK_MAP && !build_map_body(l, op, &io, index))

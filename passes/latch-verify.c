@@ -290,6 +290,16 @@ static const value_rule value_rules[] = {
     V(ATTENTION_GRAD, "v", 4, FLOAT),
     V(ATTENTION_GRAD, "o", 4, FLOAT),
     V(ATTENTION_GRAD, "do", 4, FLOAT),
+    V(ATTENTION_STATS, "q", 4, FLOAT),
+    V(ATTENTION_STATS, "k", 4, FLOAT),
+    V(ATTENTION_STATS, "o", 4, FLOAT),
+    V(ATTENTION_STATS, "do", 4, FLOAT),
+    V(ATTENTION_STATS, "stats", 4, F32),
+    V(ATTENTION_GRAD_FROM_STATS, "q", 4, FLOAT),
+    V(ATTENTION_GRAD_FROM_STATS, "k", 4, FLOAT),
+    V(ATTENTION_GRAD_FROM_STATS, "v", 4, FLOAT),
+    V(ATTENTION_GRAD_FROM_STATS, "do", 4, FLOAT),
+    V(ATTENTION_GRAD_FROM_STATS, "stats", 4, F32),
     V(TOPK_GRAD, "dvalues", 2, FLOAT),
     V(TOPK_GRAD, "indices", 2, I32),
     V(TOPK_GRAD, "dx", 2, FLOAT),
@@ -351,6 +361,8 @@ static const attr_range attr_ranges[] = {
     R(ROPE_GRAD, "theta", 0, INFINITY, false, false),
     R(ATTENTION_GRAD, "scale", -INFINITY, INFINITY, false, false),
     R(TOPK_GRAD, "columns", 1, INFINITY, true, false),
+    R(ATTENTION_STATS, "scale", -INFINITY, INFINITY, false, false),
+    R(ATTENTION_GRAD_FROM_STATS, "scale", -INFINITY, INFINITY, false, false),
 };
 #undef R
 
@@ -484,6 +496,35 @@ static const relation relations[] = {
     DTYPE(ATTENTION_GRAD, "dk", "k"),
     SHAPE(ATTENTION_GRAD, "dv", "v"),
     DTYPE(ATTENTION_GRAD, "dv", "v"),
+    EQ(ATTENTION_STATS, "k", 0, "q", 0),
+    EQ(ATTENTION_STATS, "k", 1, "q", 1),
+    EQ(ATTENTION_STATS, "k", 3, "q", 3),
+    EQ(ATTENTION_STATS, "o", 0, "q", 0),
+    EQ(ATTENTION_STATS, "o", 1, "q", 1),
+    EQ(ATTENTION_STATS, "o", 2, "q", 2),
+    SHAPE(ATTENTION_STATS, "do", "o"),
+    EQ(ATTENTION_STATS, "stats", 0, "q", 0),
+    EQ(ATTENTION_STATS, "stats", 1, "q", 1),
+    EQ(ATTENTION_STATS, "stats", 2, "q", 2),
+    EQ(ATTENTION_GRAD_FROM_STATS, "k", 0, "q", 0),
+    EQ(ATTENTION_GRAD_FROM_STATS, "k", 1, "q", 1),
+    EQ(ATTENTION_GRAD_FROM_STATS, "k", 3, "q", 3),
+    EQ(ATTENTION_GRAD_FROM_STATS, "v", 0, "q", 0),
+    EQ(ATTENTION_GRAD_FROM_STATS, "v", 1, "q", 1),
+    EQ(ATTENTION_GRAD_FROM_STATS, "v", 2, "k", 2),
+    EQ(ATTENTION_GRAD_FROM_STATS, "do", 0, "q", 0),
+    EQ(ATTENTION_GRAD_FROM_STATS, "do", 1, "q", 1),
+    EQ(ATTENTION_GRAD_FROM_STATS, "do", 2, "q", 2),
+    EQ(ATTENTION_GRAD_FROM_STATS, "do", 3, "v", 3),
+    EQ(ATTENTION_GRAD_FROM_STATS, "stats", 0, "q", 0),
+    EQ(ATTENTION_GRAD_FROM_STATS, "stats", 1, "q", 1),
+    EQ(ATTENTION_GRAD_FROM_STATS, "stats", 2, "q", 2),
+    SHAPE(ATTENTION_GRAD_FROM_STATS, "dq", "q"),
+    DTYPE(ATTENTION_GRAD_FROM_STATS, "dq", "q"),
+    SHAPE(ATTENTION_GRAD_FROM_STATS, "dk", "k"),
+    DTYPE(ATTENTION_GRAD_FROM_STATS, "dk", "k"),
+    SHAPE(ATTENTION_GRAD_FROM_STATS, "dv", "v"),
+    DTYPE(ATTENTION_GRAD_FROM_STATS, "dv", "v"),
     LE(TOPK_GRAD, "dvalues", 1, "columns", 0), /* k <= E */
     SHAPE(TOPK_GRAD, "indices", "dvalues"),
     EQ(TOPK_GRAD, "dx", 0, "dvalues", 0),
@@ -732,6 +773,25 @@ static void verify_attention_grad(verifier *v, MlirOperation op) {
                        latch_attention_grad_k(op));
 }
 
+/* The statistics of the split attention gradient: (L, D) per query row, so the last dim is 2. */
+static void check_stats_pairs(verifier *v, MlirOperation op, MlirValue stats) {
+  if (dim(type_of(stats), 3) != 2)
+    report(v, op, "dim 3 of 'stats' must be 2 (L and D of each query row), got %lld",
+           (long long)dim(type_of(stats), 3));
+}
+
+static void verify_attention_stats(verifier *v, MlirOperation op) {
+  check_causal_lengths(v, op, latch_attention_stats_causal(op), latch_attention_stats_q(op),
+                       latch_attention_stats_k(op));
+  check_stats_pairs(v, op, latch_attention_stats_stats_result(op));
+}
+
+static void verify_attention_grad_from_stats(verifier *v, MlirOperation op) {
+  check_causal_lengths(v, op, latch_attention_grad_from_stats_causal(op), latch_attention_grad_from_stats_q(op),
+                       latch_attention_grad_from_stats_k(op));
+  check_stats_pairs(v, op, latch_attention_grad_from_stats_stats(op));
+}
+
 static void verify_bucket(verifier *v, MlirOperation op) {
   uint64_t ids = element_count(type_of(latch_bucket_ids(op)));
   int64_t order = dim(type_of(latch_bucket_order_result(op)), 0);
@@ -776,6 +836,8 @@ static void (*const op_rules[LATCH_OP_COUNT])(verifier *, MlirOperation) = {
     [LATCH_OP_TASK_BUCKET] = verify_bucket,       [LATCH_OP_TASK_RESHAPE] = verify_reshape,
     [LATCH_OP_TASK_TRANSPOSE] = verify_transpose, [LATCH_OP_TASK_REDUCE_GRAD] = verify_reduce_grad,
     [LATCH_OP_TASK_ROPE_GRAD] = verify_rope_grad, [LATCH_OP_TASK_ATTENTION_GRAD] = verify_attention_grad,
+    [LATCH_OP_TASK_ATTENTION_STATS] = verify_attention_stats,
+    [LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS] = verify_attention_grad_from_stats,
 };
 
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {

@@ -152,7 +152,7 @@ static void test_descriptors(MlirContext context) {
   }
   printf("%d of %d kinds resolve; %d are task ops\n", resolved, LATCH_OP_COUNT - 1, tasks);
   // CHECK-LABEL: == descriptors
-  // CHECK: 33 of 33 kinds resolve; 26 are task ops
+  // CHECK: 35 of 35 kinds resolve; 28 are task ops
 
   /* Ops of other dialects are unknown, and "task" is a prefix only with its dot. */
   const char *others[] = {"func.return", "arith.addf", "gpu.yield", "tasks.matmul", "task"};
@@ -347,6 +347,8 @@ static void test_table_matches_irdl(MlirContext context) {
   // CHECK-NEXT: task.attention_grad(q, k, v, o, do) -> (dq, dk, dv) {causal: bool, scale: float}
   // CHECK-NEXT: task.topk_grad(dvalues, indices) -> (dx) {columns: int}
   // CHECK-NEXT: task.grouped_matmul_weight_grad(x, dy, ends) -> (dw)
+  // CHECK-NEXT: task.attention_stats(q, k, o, do) -> (stats) {causal: bool, scale: float}
+  // CHECK-NEXT: task.attention_grad_from_stats(q, k, v, do, stats) -> (dq, dk, dv) {causal: bool, scale: float}
   // CHECK-NEXT: interval.program() -> () regions 1 {sym_name: string, function_type: type}
   // CHECK-NEXT: interval.interval() -> () {name: string}
   // CHECK-NEXT: interval.barrier() -> ()
@@ -550,8 +552,8 @@ static void test_create(MlirContext context) {
   printf("\n");
   mlirModuleDestroy(module);
   // CHECK-LABEL: == create
-  // CHECK-NEXT: 33 of 33 created ops verify
-  // CHECK-NEXT: operands and results per IRDL: 88 tensor, 6 memref
+  // CHECK-NEXT: 35 of 35 created ops verify
+  // CHECK-NEXT: operands and results per IRDL: 101 tensor, 6 memref
   // CHECK-NEXT: module {
   // CHECK-NEXT: func.func @host(%[[T:.*]]: tensor<2x2xf32>, %[[M:.*]]: memref<64xi8>)
   // CHECK-NEXT: "task.matmul"(%[[T]], %[[T]]) {transpose_a = true, transpose_b = true} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
@@ -583,6 +585,8 @@ static void test_create(MlirContext context) {
   // CHECK-NEXT: "task.attention_grad"(%[[T]], %[[T]], %[[T]], %[[T]], %[[T]]) {causal = true, scale = 5.000000e-01 : f64} : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
   // CHECK-NEXT: "task.topk_grad"(%[[T]], %[[T]]) {columns = 64 : i64} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   // CHECK-NEXT: "task.grouped_matmul_weight_grad"(%[[T]], %[[T]], %[[T]]) : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.attention_stats"(%[[T]], %[[T]], %[[T]], %[[T]]) {causal = true, scale = 5.000000e-01 : f64} : {{.*}} -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.attention_grad_from_stats"(%[[T]], %[[T]], %[[T]], %[[T]], %[[T]]) {causal = true, scale = 5.000000e-01 : f64} : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
   // CHECK-NEXT: "interval.interval"() {name = "s"} : () -> ()
   // CHECK-NEXT: "interval.barrier"() : () -> ()
   // CHECK-NEXT: "arena.arena"() {alignment = 64 : i64, size = 64 : i64} : () -> memref<64xi8>
@@ -734,8 +738,8 @@ static void test_irdl_rejects(MlirContext context) {
  * interval.interval three times (the accessors read the first, "forward"). */
 #define T2 "tensor<2xf32>"
 #define T2X4 T2 ", " T2 ", " T2 ", " T2
-#define T2X52 T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " \
-  T2X4 ", " T2X4 ", " T2X4 ", " T2X4
+#define T2X61 T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " \
+  T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2
 static const char accessor_program[] =
     "\"interval.program\"() ({\n"
     "^bb0(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>, %arg2: tensor<2xf32>, %arg3: tensor<2xf32>,\n"
@@ -750,7 +754,10 @@ static const char accessor_program[] =
     "    %arg36: tensor<2xf32>, %arg37: tensor<2xf32>, %arg38: tensor<2xf32>, %arg39: tensor<2xf32>,\n"
     "    %arg40: tensor<2xf32>, %arg41: tensor<2xf32>, %arg42: tensor<2xf32>, %arg43: tensor<2xf32>,\n"
     "    %arg44: tensor<2xf32>, %arg45: tensor<2xf32>, %arg46: tensor<2xf32>, %arg47: tensor<2xf32>,\n"
-    "    %arg48: tensor<2xf32>, %arg49: tensor<2xf32>, %arg50: tensor<2xf32>, %arg51: tensor<2xf32>):\n"
+    "    %arg48: tensor<2xf32>, %arg49: tensor<2xf32>, %arg50: tensor<2xf32>, %arg51: tensor<2xf32>,\n"
+    "    %arg52: tensor<2xf32>, %arg53: tensor<2xf32>, %arg54: tensor<2xf32>, %arg55: tensor<2xf32>,\n"
+    "    %arg56: tensor<2xf32>, %arg57: tensor<2xf32>, %arg58: tensor<2xf32>, %arg59: tensor<2xf32>,\n"
+    "    %arg60: tensor<2xf32>):\n"
     "  %18 = \"arena.arena\"() {size = 4096 : i64, alignment = 256 : i64} : () -> memref<4096xi8>\n"
     "  %19 = \"arena.slot\"(%18) {offset = 512 : i64, size = 1024 : i64, alignment = 128 : i64}\n"
     "      : (memref<4096xi8>) -> memref<1024xi8>\n"
@@ -797,6 +804,11 @@ static const char accessor_program[] =
     "  %27 = \"task.topk_grad\"(%arg47, %arg48) {columns = 8 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2x8xf32>\n"
     "  %28 = \"task.grouped_matmul_weight_grad\"(%arg49, %arg50, %arg51)\n"
     "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<4x2x2xf32>\n"
+    "  %29 = \"task.attention_stats\"(%arg52, %arg53, %arg54, %arg55) {causal = true, scale = 0.5 : f64}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<5xf32>\n"
+    "  %30:3 = \"task.attention_grad_from_stats\"(%arg56, %arg57, %arg58, %arg59, %arg60) {causal = false, scale = 2.0 : f64}\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+    "      -> (tensor<6xf32>, tensor<7xf32>, tensor<8xf32>)\n"
     "  \"interval.barrier\"() : () -> ()\n"
     "  \"interval.interval\"() {name = \"optimizer\"} : () -> ()\n"
     "  %17:3 = \"task.adamw\"(%arg26, %arg27, %arg28, %arg29, %arg30)\n"
@@ -805,7 +817,7 @@ static const char accessor_program[] =
     "      -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
     "  gpu.yield %17#0, %17#1, %17#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>\n"
     "}) {sym_name = \"update\",\n"
-    "    function_type = (" T2X52 ") -> (" T2 ", " T2 ", " T2 ")} : () -> ()\n";
+    "    function_type = (" T2X61 ") -> (" T2 ", " T2 ", " T2 ")} : () -> ()\n";
 
 /* The op of `desc` in the parsed program: its first in pre-order (only interval.interval appears more
  * than once). */
@@ -867,7 +879,7 @@ static void test_accessors(MlirContext context) {
   LATCH_OPERAND_LIST(X)
 #undef X
   // CHECK-LABEL: == accessors
-  // CHECK-NEXT: 33 of 33 kinds in the program
+  // CHECK-NEXT: 35 of 35 kinds in the program
   // CHECK-NEXT: task.matmul.a = %arg0
   // CHECK-NEXT: task.matmul.b = %arg1
   // CHECK-NEXT: task.grouped_matmul.x = %arg2
@@ -924,6 +936,15 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.grouped_matmul_weight_grad.x = %arg49
   // CHECK-NEXT: task.grouped_matmul_weight_grad.dy = %arg50
   // CHECK-NEXT: task.grouped_matmul_weight_grad.ends = %arg51
+  // CHECK-NEXT: task.attention_stats.q = %arg52
+  // CHECK-NEXT: task.attention_stats.k = %arg53
+  // CHECK-NEXT: task.attention_stats.o = %arg54
+  // CHECK-NEXT: task.attention_stats.do = %arg55
+  // CHECK-NEXT: task.attention_grad_from_stats.q = %arg56
+  // CHECK-NEXT: task.attention_grad_from_stats.k = %arg57
+  // CHECK-NEXT: task.attention_grad_from_stats.v = %arg58
+  // CHECK-NEXT: task.attention_grad_from_stats.do = %arg59
+  // CHECK-NEXT: task.attention_grad_from_stats.stats = %arg60
 
   /* Results: owned by the op, at the table's index under the table's name; the type tells them apart. */
 #define X(opname, field, index)                                                                    \
@@ -982,6 +1003,10 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.attention_grad.dv = result #2 of task.attention_grad : tensor<4xf32>
   // CHECK-NEXT: task.topk_grad.dx = result #0 of task.topk_grad : tensor<2x8xf32>
   // CHECK-NEXT: task.grouped_matmul_weight_grad.dw = result #0 of task.grouped_matmul_weight_grad : tensor<4x2x2xf32>
+  // CHECK-NEXT: task.attention_stats.stats = result #0 of task.attention_stats : tensor<5xf32>
+  // CHECK-NEXT: task.attention_grad_from_stats.dq = result #0 of task.attention_grad_from_stats : tensor<6xf32>
+  // CHECK-NEXT: task.attention_grad_from_stats.dk = result #1 of task.attention_grad_from_stats : tensor<7xf32>
+  // CHECK-NEXT: task.attention_grad_from_stats.dv = result #2 of task.attention_grad_from_stats : tensor<8xf32>
 
   /* Attributes: the value, and the accessor's C type agrees with the table's kind for that name. */
 #define X(opname, field, ctype, reader)                                                            \
@@ -1035,6 +1060,10 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.attention_grad.causal = false
   // CHECK-NEXT: task.attention_grad.scale = 0.25
   // CHECK-NEXT: task.topk_grad.columns = 8
+  // CHECK-NEXT: task.attention_stats.causal = true
+  // CHECK-NEXT: task.attention_stats.scale = 0.5
+  // CHECK-NEXT: task.attention_grad_from_stats.causal = false
+  // CHECK-NEXT: task.attention_grad_from_stats.scale = 2
 
   /* The accessors outside the lists: task.transpose's perm and task.map's body; interval.program's
    * sym_name has none and is read through latch_attr_string. */
@@ -1075,7 +1104,7 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.transpose.perm = [1, 0]
   // CHECK-NEXT: perm of a matmul: size -1
   // CHECK-NEXT: interval.program.sym_name = "update"
-  // CHECK-NEXT: interval.program: parent builtin.module, function_type 52 -> 3, 52 block arguments, 1 regions, ends in gpu.yield %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  // CHECK-NEXT: interval.program: parent builtin.module, function_type 61 -> 3, 61 block arguments, 1 regions, ends in gpu.yield %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
   // CHECK-NEXT: interval.interval: 0 regions, parent the program
   // CHECK-NEXT: task.map body: 2 arguments, first op present
   // CHECK-NEXT: arith.addf

@@ -37,11 +37,14 @@ from mlirtext import split_top  # noqa: E402
 # kernels (latch-lower-intervals{staged=true} adds them beside @latch_main), so one bundle serves both
 # `latch-run --mode=persistent` and the same-tiles control `--mode=staged`.
 PIPELINES = {
-    "forward": "builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
-               "latch-lower-tasks,latch-lower-intervals{staged=true})",
+    "forward": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+               "latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
+    # The same without latch-split-attention-grad: keeps the whole task.attention_grad template tested.
+    "forward-unsplit": "builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
+                       "latch-lower-tasks,latch-lower-intervals{staged=true})",
     # latch-compile's passes as docs/device-abi.md lists them (written out so the bundle states what it ran).
-    "train": "builtin.module(latch-train,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
-             "latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
+    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,"
+             "latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
 }
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at
 # full size would take hours in fp64 and its references would not fit the bundle; its gradients are

@@ -200,35 +200,50 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 
 // -----
 
-// task.cross_entropy: one virtual tile (of the task's two); warp w takes rows w, w + 8, ...: the row's max
-// and exp sum over its lanes (lanes stride the row; xor butterflies of shuffles, the same on every lane),
-// the row losses added in order; lane 0 of each warp puts its sum in shared memory, and thread 0 adds the
-// 8 sums in warp order and stores the mean.
+// task.cross_entropy: tiles of 64 rows (70 rows: 2); warp w takes the tile's rows w, w + 8, ...: the row's
+// max and exp sum over its lanes (xor butterflies of shuffles, the same on every lane), the row losses added
+// in order; thread 0 adds the 8 warp sums in warp order into the tile's partial (@latch_task0_partials),
+// fences (release) and counts the tile in (@latch_task0_arrivals). The tile that arrives last (1 before it)
+// fences (acquire); its warp 0 adds the partials in index order (lanes striding them, then the butterfly),
+// stores the mean and resets the counter. The two scratch globals are zero-initialised in gpu.module.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
+// CHECK: %[[PARTIALS:.*]] = llvm.mlir.addressof @latch_task0_partials : !llvm.ptr<1>
+// CHECK: %[[ARRIVALS:.*]] = llvm.mlir.addressof @latch_task0_arrivals : !llvm.ptr<1>
 // CHECK: %[[TID:.*]] = arith.extui %{{.*}} : i32 to i64
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c1_i64 step %c2_i64 : i64 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32_i64 : i64
-// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %[[WARP]] to %c70_i64 step %{{.*}} iter_args({{.*}}) -> (f32) : i64 {
+// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32) : i64 {
 // CHECK: arith.maximumf
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
-// CHECK: arith.maximumf
-// CHECK: math.exp
-// CHECK: %[[S16:.*]], %{{.*}} = gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
-// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
-// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
-// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
-// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: math.log
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store %[[PART]], %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0_i64 : i64
 // CHECK: scf.if %[[FIRST]] {
-// CHECK: %[[TOTAL:.*]] = scf.for {{.*}} -> (f32) : i64 {
+// CHECK: %[[TILE_SUM:.*]] = scf.for {{.*}} -> (f32) : i64 {
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-// CHECK: %[[LOSS:.*]] = arith.divf %[[TOTAL]], %{{.*}} : f32
+// CHECK: llvm.store %[[TILE_SUM]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK-NEXT: llvm.fence syncscope("device") release
+// CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[ARRIVALS]], %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
+// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[OLD]], %c1_i32 : i32
+// CHECK-NEXT: scf.if %[[LAST]] {
+// CHECK-NEXT: llvm.fence syncscope("device") acquire
+// CHECK: nvvm.barrier0
+// CHECK: scf.for {{.*}} -> (f32) : i64 {
+// CHECK: llvm.getelementptr %[[PARTIALS]]
+// CHECK-NEXT: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: %[[LOSS:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
 // CHECK: llvm.store %[[LOSS]]
+// CHECK: llvm.getelementptr %[[ARRIVALS]]
+// CHECK-NEXT: llvm.store %c0_i32, %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.mlir.global internal @latch_task0_partials() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<2 x f32>
+// CHECK-NEXT: llvm.mlir.zero : !llvm.array<2 x f32>
+// CHECK: llvm.mlir.global internal @latch_task0_arrivals() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<1 x i32>
+// CHECK-NEXT: llvm.mlir.zero : !llvm.array<1 x i32>
 // CHECK: sym_name = "cross_entropy"
 func.func @cross_entropy(%l: tensor<70x33xbf16>, %t: tensor<70xi32>) -> tensor<f32> {
   %loss = "task.cross_entropy"(%l, %t) : (tensor<70x33xbf16>, tensor<70xi32>) -> tensor<f32>
@@ -270,14 +285,23 @@ func.func @rope(%x: tensor<2x9x3x8xf32>) -> tensor<2x9x3x8xf32> {
 
 // -----
 
-// task.attention: tiles (b, h, 128 queries) = 6; warp w takes query rows w, w + 8, ... with the row's
-// elements spread over the lanes (here one each: hd = 8); the online softmax carries (m, l, acc) over the
-// keys, each score a dot product combined by the xor butterfly of shuffles.
+// task.attention: tiles of 64 interleaved query rows of one (b, h): 6 (T = 20 gives one tile per head,
+// rows = slots); warp w takes the slots w, 15 - w, 16 + w, ... (8 rounds, odd rounds mirrored) with the
+// row's elements spread over the lanes (here one each: hd = 8); the online softmax carries (m, l, acc)
+// over the keys, each score a dot product combined by the xor butterfly of shuffles.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c6_i64 step %c6_i64 : i64 {
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i64 : i64
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i64 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c6_i64 step %c6_i64 : i64 {
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i64 : i64
+// CHECK: scf.for %[[ROUND:.*]] = %c0_i64 to %c8_i64 step %c1_i64 : i64 {
+// CHECK: %[[ODD:.*]] = arith.remui %[[ROUND]], %c2_i64 : i64
+// CHECK: %[[MIRROR:.*]] = arith.cmpi ne, %[[ODD]], %c0_i64 : i64
+// CHECK: %[[BACK:.*]] = arith.subi %c7_i64, %[[WARP]] : i64
+// CHECK: arith.select %[[MIRROR]], %[[BACK]], %[[WARP]] : i64
+// CHECK: %[[I:.*]] = arith.addi %c0_i64, %{{.*}} : i64
+// CHECK: %[[INSIDE:.*]] = arith.cmpi slt, %[[I]], %c20_i64 : i64
+// CHECK: scf.if %[[INSIDE]] {
 // CHECK: %[[KEYS:.*]] = arith.addi %[[I]], %c1_i64 : i64
 // CHECK: %[[ML:.*]]:3 = scf.for %{{.*}} = %c0_i64 to %[[KEYS]] step %c1_i64 iter_args(%[[M:.*]] = %cst{{.*}}, %[[L:.*]] = %cst{{.*}}, %{{.*}} = %cst{{.*}}) -> (f32, f32, f32) : i64 {
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
@@ -632,4 +656,53 @@ func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf3
 func.func @grouped_matmul_weight_grad(%x: tensor<20x8xbf16>, %dy: tensor<20x12xbf16>, %ends: tensor<3xi32>) -> tensor<3x8x12xbf16> {
   %dw = "task.grouped_matmul_weight_grad"(%x, %dy, %ends) : (tensor<20x8xbf16>, tensor<20x12xbf16>, tensor<3xi32>) -> tensor<3x8x12xbf16>
   return %dw : tensor<3x8x12xbf16>
+}
+
+// -----
+
+// task.attention_stats: the attention row tiles (2 heads of 40 rows: 2); per query row the online softmax
+// over keys 0..i (causal), L = m + log(l) and D = do . o (both dot products by the xor butterfly); lane 0
+// writes stats[row] = (L, D).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c1_i64 : i64 {
+// CHECK: %[[ML:.*]]:2 = scf.for {{.*}} -> (f32, f32) : i64 {
+// CHECK: math.exp
+// CHECK: math.exp
+// CHECK: %[[LOG:.*]] = math.log %[[ML]]#1 : f32
+// CHECK: %[[LSE:.*]] = arith.addf %[[ML]]#0, %[[LOG]] : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK-NEXT: %[[D:.*]] = arith.addf
+// CHECK: scf.if
+// CHECK: llvm.store %[[LSE]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: llvm.store %[[D]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: sym_name = "stats"
+func.func @stats(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %o: tensor<1x2x40x16xf32>, %do: tensor<1x2x40x16xf32>) -> tensor<1x2x40x2xf32> {
+  %s = "task.attention_stats"(%q, %k, %o, %do) {causal = true, scale = 2.500000e-01 : f64} : (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) -> tensor<1x2x40x2xf32>
+  return %s : tensor<1x2x40x2xf32>
+}
+
+// -----
+
+// task.attention_grad_from_stats: 2 query-row tiles, then 2 key-row tiles. A query row reads (L, D), sums
+// dq over keys 0..i with P = exp(s scale - L); a key row sums dk and dv over the queries i >= j (causal)
+// up to T = 40, and writes both.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c4_i64 step %c4_i64 : i64 {
+// CHECK: %[[QUERY:.*]] = arith.cmpi slt, %[[VT]], %c2_i64 : i64
+// CHECK: scf.if %[[QUERY]] {
+// CHECK: scf.for {{.*}} -> (f32) : i64 {
+// CHECK: math.exp
+// CHECK: } else {
+// CHECK: arith.subi %[[VT]], %c2_i64 : i64
+// CHECK: %[[DKV:.*]]:2 = scf.for %{{.*}} = %[[J:.*]] to %c40_i64 step %c1_i64 iter_args({{.*}}) -> (f32, f32) : i64 {
+// CHECK: math.exp
+// CHECK: llvm.store %[[DKV]]#0
+// CHECK: llvm.store %[[DKV]]#1
+// CHECK: sym_name = "products"
+func.func @products(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %v: tensor<1x2x40x16xf32>, %do: tensor<1x2x40x16xf32>, %s: tensor<1x2x40x2xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) {
+  %dq, %dk, %dv = "task.attention_grad_from_stats"(%q, %k, %v, %do, %s) {causal = true, scale = 2.500000e-01 : f64} : (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x2xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>)
+  return %dq, %dk, %dv : tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>
 }

@@ -2086,3 +2086,24 @@ func.func @f(%x: tensor<16x8xf32>, %dy: tensor<16x2xf32>, %e: tensor<4xi32>) {
   %r = "task.grouped_matmul_weight_grad"(%x, %dy, %e) : (tensor<16x8xf32>, tensor<16x2xf32>, tensor<4xi32>) -> tensor<4x8x3xf32>
   return
 }
+
+// -----
+
+// attention_stats: stats is f32 and holds (L, D) per query row
+func.func @f(%q: tensor<1x2x8x4xf32>, %o: tensor<1x2x8x4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:8: error: 'task.attention_stats' 'stats' must have element type f32, got bf16
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:8: error: 'task.attention_stats' dim 3 of 'stats' must be 2 (L and D of each query row), got 3
+  %s = "task.attention_stats"(%q, %q, %o, %o) {causal = true, scale = 0.5} : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x8x2xbf16>
+  %t = "task.attention_stats"(%q, %q, %o, %o) {causal = true, scale = 0.5} : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x8x3xf32>
+  return
+}
+
+// -----
+
+// attention_grad_from_stats: stats follows the queries, causal needs Tq == Tk
+func.func @f(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x9x4xf32>, %s: tensor<1x2x7x2xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:10: error: 'task.attention_grad_from_stats' dim 2 of 'stats' must equal dim 2 of 'q' (got 7 and 8)
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad_from_stats' with causal = true, dim 2 of 'k' must equal dim 2 of 'q' (got 9 and 8)
+  %r:3 = "task.attention_grad_from_stats"(%q, %k, %k, %q, %s) {causal = true, scale = 0.5} : (tensor<1x2x8x4xf32>, tensor<1x2x9x4xf32>, tensor<1x2x9x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x7x2xf32>) -> (tensor<1x2x8x4xf32>, tensor<1x2x9x4xf32>, tensor<1x2x9x4xf32>)
+  return
+}

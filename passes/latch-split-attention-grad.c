@@ -1,0 +1,112 @@
+/* latch-split-attention-grad.c - splits every task.attention_grad into
+ *   %stats = task.attention_stats(q, k, o, do)            // (L, D) per query row: [B, H, Tq, 2] f32
+ *   %dq, %dk, %dv = task.attention_grad_from_stats(q, k, v, do, %stats)
+ * with the same causal and scale attributes (and the original's other attributes, task.phase included).
+ *
+ * Why: the key rows of the gradient need the log-sum-exp L of every query row that sees them, and a tile
+ * of one task cannot wait for another tile of the same task. Unsplit, each key tile recomputes L for all
+ * later query rows (quadratic per tile, about 6x redundant at T = 1024). Split, the statistics are one
+ * row-parallel task, and the products read P = exp(S - L) in the next interval, with their query-row
+ * tiles and key-row tiles all independent (docs/task-dialect.md, docs/device-abi.md).
+ *
+ * Heads wider than LATCH_ATTENTION_SPLIT_MAX_HEAD stay whole: the warp-per-row templates that lower the
+ * split ops hold a row in at most 8 registers per lane (latch-lower-tasks). */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+#include "../dialects/ops.h"
+#include "pass.h"
+
+#define LATCH_ATTENTION_SPLIT_MAX_HEAD 256
+typedef struct split_list {
+  MlirOperation *ops;
+  size_t count, capacity;
+  bool out_of_memory;
+} split_list;
+
+static MlirWalkResult collect(MlirOperation op, void *user_data) {
+  split_list *list = user_data;
+  if (latch_op_kind_of(op) != LATCH_OP_TASK_ATTENTION_GRAD)
+    return MlirWalkResultAdvance;
+  if (list->count == list->capacity) {
+    size_t capacity = list->capacity ? 2 * list->capacity : 16;
+    MlirOperation *grown = realloc(list->ops, capacity * sizeof(*grown));
+    if (!grown) {
+      list->out_of_memory = true;
+      return MlirWalkResultInterrupt;
+    }
+    list->ops = grown;
+    list->capacity = capacity;
+  }
+  list->ops[list->count++] = op;
+  return MlirWalkResultAdvance;
+}
+
+static int64_t dim_of(MlirValue value, intptr_t d) { return mlirShapedTypeGetDimSize(mlirValueGetType(value), d); }
+
+/* Every attribute of `from` (causal, scale, task.phase, ...) onto `to`. */
+static void copy_attributes(MlirOperation from, MlirOperation to) {
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(from); ++i) {
+    MlirNamedAttribute a = mlirOperationGetAttribute(from, i);
+    mlirOperationSetAttributeByName(to, mlirIdentifierStr(a.name), a.attribute);
+  }
+}
+
+static bool split(MlirOperation grad) {
+  MlirContext context = mlirOperationGetContext(grad);
+  MlirLocation loc = mlirOperationGetLocation(grad);
+  MlirValue q = latch_attention_grad_q(grad), k = latch_attention_grad_k(grad), v = latch_attention_grad_v(grad);
+  MlirValue o = latch_attention_grad_o(grad), d_o = latch_attention_grad_do(grad);
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(q)) || mlirShapedTypeGetRank(mlirValueGetType(q)) != 4 ||
+      !mlirTypeIsARankedTensor(mlirValueGetType(v)) || mlirShapedTypeGetRank(mlirValueGetType(v)) != 4)
+    return false; /* latch-verify reports it */
+  if (dim_of(q, 3) > LATCH_ATTENTION_SPLIT_MAX_HEAD || dim_of(v, 3) > LATCH_ATTENTION_SPLIT_MAX_HEAD)
+    return false;
+  MlirAttribute attrs[2] = {latch_attr_get_bool(context, latch_attention_grad_causal(grad)),
+                            latch_attr_get_float(context, latch_attention_grad_scale(grad))};
+  int64_t shape[4] = {dim_of(q, 0), dim_of(q, 1), dim_of(q, 2), 2};
+  MlirType stats_type = mlirRankedTensorTypeGet(4, shape, mlirF32TypeGet(context), mlirAttributeGetNull());
+  MlirValue stats_operands[4] = {q, k, o, d_o};
+  MlirOperation stats = latch_op_create(LATCH_OP_TASK_ATTENTION_STATS, loc, 1, &stats_type, 4, stats_operands, attrs);
+  MlirValue stats_value = mlirOperationGetResult(stats, 0);
+  MlirValue operands[5] = {q, k, v, d_o, stats_value};
+  MlirType types[3];
+  for (int r = 0; r < 3; ++r)
+    types[r] = mlirValueGetType(mlirOperationGetResult(grad, r));
+  MlirOperation products = latch_op_create(LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS, loc, 3, types, 5, operands, attrs);
+  copy_attributes(grad, stats);
+  copy_attributes(grad, products);
+  MlirBlock block = mlirOperationGetBlock(grad);
+  mlirBlockInsertOwnedOperationBefore(block, grad, stats);
+  mlirBlockInsertOwnedOperationBefore(block, grad, products);
+  for (int r = 0; r < 3; ++r)
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(grad, r), mlirOperationGetResult(products, r));
+  mlirOperationDestroy(grad);
+  return true;
+}
+
+static MlirLogicalResult run(MlirOperation op, const void *options) {
+  (void)options;
+  split_list list = {0};
+  mlirOperationWalk(op, collect, &list, MlirWalkPostOrder);
+  if (list.out_of_memory) {
+    free(list.ops);
+    mlirEmitError(mlirOperationGetLocation(op), "latch-split-attention-grad: out of memory");
+    return mlirLogicalResultFailure();
+  }
+  for (size_t i = 0; i < list.count; ++i)
+    split(list.ops[i]);
+  free(list.ops);
+  return mlirLogicalResultSuccess();
+}
+
+const latch_pass_info latch_split_attention_grad_pass = {
+    .name = "latch-split-attention-grad",
+    .summary = "Split task.attention_grad into its softmax statistics and its products (two independent tasks)",
+    .anchor = "builtin.module",
+    .run = run,
+};

@@ -1,0 +1,66 @@
+// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-split-attention-grad,latch-verify)' \
+// RUN:   | FileCheck %s
+//
+// The results of the split program are bitwise those of the whole one in latch-interp (fp64; the
+// interpreter's task.attention_grad is the same two steps), for a causal head and a non-causal one with
+// Tq != Tk, and for a small TinyMoE update.
+// RUN: rm -rf %t.d && mkdir -p %t.d
+// RUN: latch-opt %S/Inputs/attention-grads.mlir --pass-pipeline='builtin.module(latch-split-attention-grad)' -o %t.d/split.mlir
+// RUN: latch-interp %S/Inputs/attention-grads.mlir --entry causal --random-inputs 3 --output-dir %t.d/whole-causal
+// RUN: latch-interp %t.d/split.mlir --entry causal --random-inputs 3 --output-dir %t.d/split-causal
+// RUN: latch-interp %S/Inputs/attention-grads.mlir --entry cross --random-inputs 3 --output-dir %t.d/whole-cross
+// RUN: latch-interp %t.d/split.mlir --entry cross --random-inputs 3 --output-dir %t.d/split-cross
+// RUN: latch-gen tinymoe --layers 1 --d-model 32 --heads 2 --experts 4 --ffn 64 --vocab 64 --batch 2 --seq 8 \
+// RUN:   | latch-opt --pass-pipeline='builtin.module(latch-train)' -o %t.d/moe-whole.mlir
+// RUN: latch-opt %t.d/moe-whole.mlir --pass-pipeline='builtin.module(latch-split-attention-grad,latch-verify)' \
+// RUN:   -o %t.d/moe-split.mlir
+// RUN: FileCheck %s --check-prefix=MOE < %t.d/moe-split.mlir
+// RUN: latch-interp %t.d/moe-whole.mlir --entry tinymoe_update --init 1 --random-inputs 2 --output-dir %t.d/moe-whole
+// RUN: latch-interp %t.d/moe-split.mlir --entry tinymoe_update --init 1 --random-inputs 2 --output-dir %t.d/moe-split
+// RUN: python3 -c "import filecmp, os, sys; d = sys.argv[1]; \
+// RUN:   pairs = [(d + '/whole-' + c, d + '/split-' + c) for c in ('causal', 'cross')] + [(d + '/moe-whole', d + '/moe-split')]; \
+// RUN:   names = [(a, b, n) for a, b in pairs for n in sorted(os.listdir(a))]; \
+// RUN:   bad = [b + '/' + n for a, b, n in names if not filecmp.cmp(a + '/' + n, b + '/' + n, shallow=False)]; \
+// RUN:   print('identical', len(names), 'results' if not bad else bad)" %t.d | FileCheck %s --check-prefix=SAME
+// SAME: identical 43 results
+
+// Each attention_grad becomes the statistics (q, k, o, do -> [B, H, Tq, 2] f32) and the products (q, k,
+// v, do, stats); causal, scale and the other attributes (task.phase) go to both; the uses follow.
+// CHECK-LABEL: func.func @causal(
+// CHECK-SAME: %[[Q:[^:]*]]: tensor<1x2x40x16xf32>, %[[K:[^:]*]]: tensor<1x2x40x16xf32>, %[[V:[^:]*]]: tensor<1x2x40x16xf32>, %[[O:[^:]*]]: tensor<1x2x40x16xf32>, %[[DO:[^:]*]]: tensor<1x2x40x16xf32>)
+// CHECK-NEXT: %[[S:.*]] = "task.attention_stats"(%[[Q]], %[[K]], %[[O]], %[[DO]]) {causal = true, scale = 2.500000e-01 : f64, task.phase = "backward"} : {{.*}} -> tensor<1x2x40x2xf32>
+// CHECK-NEXT: %[[G:.*]]:3 = "task.attention_grad_from_stats"(%[[Q]], %[[K]], %[[V]], %[[DO]], %[[S]]) {causal = true, scale = 2.500000e-01 : f64, task.phase = "backward"}
+// CHECK-NOT: task.attention_grad"
+// CHECK: return %[[G]]#0, %[[G]]#1, %[[G]]#2
+func.func @causal(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %v: tensor<1x2x40x16xf32>, %o: tensor<1x2x40x16xf32>, %do: tensor<1x2x40x16xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) {
+  %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 0.25 : f64, task.phase = "backward"} : (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>)
+  return %dq, %dk, %dv : tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>
+}
+
+// -----
+
+// Not causal, more keys than queries and a narrower v: stats follow the queries.
+// CHECK-LABEL: func.func @cross(
+// CHECK: "task.attention_stats"({{.*}}) {causal = false, scale = 5.000000e-01 : f64} : {{.*}} -> tensor<2x1x7x2xf32>
+// CHECK: "task.attention_grad_from_stats"({{.*}}) {causal = false, scale = 5.000000e-01 : f64} : (tensor<2x1x7x8xf32>, tensor<2x1x11x8xf32>, tensor<2x1x11x4xf32>, tensor<2x1x7x4xf32>, tensor<2x1x7x2xf32>) -> (tensor<2x1x7x8xf32>, tensor<2x1x11x8xf32>, tensor<2x1x11x4xf32>)
+func.func @cross(%q: tensor<2x1x7x8xf32>, %k: tensor<2x1x11x8xf32>, %v: tensor<2x1x11x4xf32>, %o: tensor<2x1x7x4xf32>, %do: tensor<2x1x7x4xf32>) -> (tensor<2x1x7x8xf32>, tensor<2x1x11x8xf32>, tensor<2x1x11x4xf32>) {
+  %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = false, scale = 0.5 : f64} : (tensor<2x1x7x8xf32>, tensor<2x1x11x8xf32>, tensor<2x1x11x4xf32>, tensor<2x1x7x4xf32>, tensor<2x1x7x4xf32>) -> (tensor<2x1x7x8xf32>, tensor<2x1x11x8xf32>, tensor<2x1x11x4xf32>)
+  return %dq, %dk, %dv : tensor<2x1x7x8xf32>, tensor<2x1x11x8xf32>, tensor<2x1x11x4xf32>
+}
+
+// -----
+
+// Heads wider than 256 stay whole (the warp-per-row templates hold a row in 8 registers per lane).
+// CHECK-LABEL: func.func @wide(
+// CHECK-NOT: task.attention_stats
+// CHECK: "task.attention_grad"
+func.func @wide(%q: tensor<1x1x4x288xf32>, %o: tensor<1x1x4x288xf32>) -> (tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>) {
+  %dq, %dk, %dv = "task.attention_grad"(%q, %q, %q, %o, %o) {causal = true, scale = 0.5 : f64} : (tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>) -> (tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>)
+  return %dq, %dk, %dv : tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>
+}
+
+// The training update of a one-layer TinyMoE: its one attention gradient is split, in the backward phase.
+// MOE-LABEL: func.func @tinymoe_update(
+// MOE: "task.attention_stats"({{.*}}) {causal = true, {{.*}}task.phase = "backward"
+// MOE-NEXT: "task.attention_grad_from_stats"
+// MOE-NOT: "task.attention_grad"
