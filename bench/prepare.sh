@@ -15,8 +15,7 @@ cp bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/run.sh .bundl
 python3 - "$build" <<'PY'
 import json, subprocess, sys, tempfile, time
 build, times = sys.argv[1], {}
-pipeline = ("builtin.module(latch-train,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
-            "latch-verify-arena,latch-lower-tasks,latch-lower-intervals)")
+pipeline = "builtin.module(latch-compile)"
 for shape in ("2x1024", "32x1024"):
     src = f".bundle/programs/tinymoe-{shape}/source.mlir"
     with tempfile.TemporaryDirectory() as d:

@@ -43,12 +43,17 @@
 
 typedef struct lower_options {
   bool staged;
+  int64_t min_ctas_per_sm;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
     {"staged", LATCH_OPTION_BOOL, "false",
      "also write one kernel per interval (per wave) for latch-run --mode=staged, listed as staged_kernels",
      offsetof(lower_options, staged)},
+    {"min-ctas-per-sm", LATCH_OPTION_INT, "2",
+     "CTAs per SM that @latch_main must fit (.minnctapersm: ptxas caps the registers at 65536 / (256 n), "
+     "spilling the rest); 0 leaves the count free",
+     offsetof(lower_options, min_ctas_per_sm)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -104,6 +109,7 @@ typedef struct lowerer {
   int *interval_waves; /* waves per interval */
   int interval_count;
   bool staged; /* also write the staged kernels */
+  int64_t min_ctas_per_sm; /* .minnctapersm of @latch_main; 0 for none */
   int errors;
 } lowerer;
 
@@ -439,8 +445,11 @@ static void write_kernel(const lowerer *l, latch_text *t) {
       latch_text_put(t, "  func.func private @\"%s\"(i32, !llvm.ptr<1>)\n", l->tasks[i].function);
   }
   latch_text_put(t,
-                 "  gpu.func @latch_main(%%args: !llvm.ptr<1>) kernel attributes {nvvm.reqntid = array<i32: %d, 1, 1>} {\n",
+                 "  gpu.func @latch_main(%%args: !llvm.ptr<1>) kernel attributes {nvvm.reqntid = array<i32: %d, 1, 1>",
                  BLOCK_THREADS);
+  if (l->min_ctas_per_sm > 0)
+    latch_text_put(t, ", nvvm.minctasm = %lld : i32", (long long)l->min_ctas_per_sm);
+  latch_text_put(t, "} {\n");
   latch_text_put(t, "    %%c0 = arith.constant 0 : i32\n");
   latch_text_put(t, "    %%c1 = arith.constant 1 : i32\n");
   latch_text_put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
@@ -844,6 +853,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   memset(&l, 0, sizeof(l));
   l.context = mlirOperationGetContext(module);
   l.staged = ((const lower_options *)options)->staged;
+  l.min_ctas_per_sm = ((const lower_options *)options)->min_ctas_per_sm;
   if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)

@@ -25,7 +25,8 @@
  *   row tiles meet in task scratch (task_scratch: partials and an arrival counter, combined in a fixed
  *   order by the tile that arrives last).
  * - Threads: inside a virtual tile the CTA's threads (or warps, for long rows) walk its units; the tiled
- *   products give each thread an 8 x 8 block of outputs. Shared memory (@latch_smem) and CTA barriers
+ *   products give each thread an 8 x 8 block of outputs (on tensor cores when both operands are bf16:
+ *   mma.sync, 4 x 4 tiles of 16 x 8 per warp). Shared memory (@latch_smem) and CTA barriers
  *   stage data inside a tile; no value is accumulated atomically (the only atomic is task scratch's
  *   arrival counter): every output element is written by exactly one thread, and every sum runs in a
  *   fixed order (deterministic, bitwise reproducible).
@@ -940,9 +941,145 @@ static void product_stage(gen *g, const product_operand *side, int i0, int k0, i
   }
 }
 
+/* ---- the same tile on bf16 tensor cores (mma.sync.m16n8k16, fp32 accumulators) ----
+ * Used when both operands are bf16 (TinyMoE's products: models.md's bf16 matmul inputs). The 8 warps
+ * form 2 x 4 warp tiles of 64 x 32 outputs: 4 x 4 mma tiles of 16 x 8, whose four accumulators per lane
+ * are the thread's 64 registers. Each stage copies 32 steps of k of A (128 x 32) and B (32 x 128) into
+ * shared memory as bf16 pairs along k (one 32-bit word per pair, the lower k in the low half, rows of 20
+ * words: the fragment loads of a warp hit 32 different banks), zero outside the operands; then two k16
+ * steps of 16 mma each. PTX fragment layout (lane = 4 g + t): A word (g | g + 8, t | t + 4), B word
+ * (n = g, t | t + 4), accumulators (g | g + 8, 2 t + {0, 1}). Each output is one fp32 sum over k: in
+ * chunks of 16 (the tensor core's own order) in increasing k, written by one thread. */
+#define MMA_DEPTH 32      /* steps of k per stage */
+#define MMA_ROW_WORDS 20  /* 16 words of pairs and 4 of padding per staged row */
+#define MMA_B_OFFSET (MATMUL_TILE * MMA_ROW_WORDS)
+_Static_assert(2 * MMA_B_OFFSET <= SHARED_FLOATS, "the staged bf16 A and B fit @latch_smem");
+
+static bool product_uses_mma(const product_operand *a, const product_operand *b) {
+  return a->t->dt == DT_BF16 && b->t->dt == DT_BF16;
+}
+
+static int shared_load_i32(gen *g, int index) {
+  int address = shared_address(g, index), r = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<3> -> i32", r, address);
+  return r;
+}
+
+static void shared_store_i32(gen *g, int index, int value) {
+  int address = shared_address(g, index);
+  ln(g, "llvm.store %%v%d, %%v%d : i32, !llvm.ptr<3>", value, address);
+}
+
+/* The 16 bits of bf16 element `index` of t, zero-extended to i32; 0 where `valid` is false. */
+static int load_bf16_bits_if(gen *g, const tensor_ref *t, int valid, int index) {
+  const char *i32[1] = {"i32"};
+  int value;
+  if_begin(g, valid, 1, i32, &value);
+  int address = element_address(g, t, index), bits = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> i16", bits, address);
+  int wide = cast(g, "arith.extui", bits, "i16", "i32");
+  if_else(g, 1, &wide, i32);
+  int zero = ci32(g, 0);
+  if_end(g, 1, &zero, i32);
+  return value;
+}
+
+/* Copies steps [k0, k0 + 32) of `side` for i in [i0, i0 + 128) to shared memory at `offset` as pairs
+ * (k, k + 1) per word, eight words per thread; threads walk the operand's contiguous axis first. */
+static void product_stage_pairs(gen *g, const product_operand *side, int i0, int k0, int hi, int64_t offset) {
+  bool k_contiguous = side->k_stride == 1;
+  int64_t pairs = MMA_DEPTH / 2;
+  for (int q = 0; q < (pairs * MATMUL_TILE) / CTA_THREADS; ++q) {
+    int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
+    int ii = k_contiguous ? divc(g, e, pairs) : remc(g, e, MATMUL_TILE);
+    int kp = k_contiguous ? remc(g, e, pairs) : divc(g, e, MATMUL_TILE);
+    int i = add(g, i0, ii), k = add(g, k0, mulc(g, kp, 2));
+    int row_ok = op2(g, "arith.andi", cmpi(g, "sge", i, side->i_lo, "i64"), cmpi(g, "slt", i, side->i_hi, "i64"), "i1");
+    int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
+    int low = load_bf16_bits_if(g, side->t, op2(g, "arith.andi", row_ok, cmpi(g, "slt", k, hi, "i64"), "i1"), index);
+    int high = load_bf16_bits_if(g, side->t, op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, 1), hi, "i64"), "i1"),
+                                 addc(g, index, side->k_stride));
+    int word = op2(g, "arith.ori", low, op2(g, "arith.shli", high, ci32(g, 16), "i32"), "i32");
+    shared_store_i32(g, addc(g, add(g, mulc(g, ii, MMA_ROW_WORDS), kp), offset), word);
+  }
+}
+
+/* The warp's place: rows wm * 64 + ..., columns wn * 32 + ...; g = lane / 4, t = lane % 4. */
+typedef struct mma_lane {
+  int row, col, g, t; /* row and col: the warp tile's first row and column inside the CTA tile */
+} mma_lane;
+
+static mma_lane mma_lane_of(gen *g) {
+  int warp = divc(g, g->tid, 32), lane = remc(g, g->tid, 32);
+  mma_lane m = {.row = mulc(g, divc(g, warp, 4), 64), .col = mulc(g, remc(g, warp, 4), 32),
+                .g = divc(g, lane, 4), .t = remc(g, lane, 4)};
+  return m;
+}
+
+static void product_accumulate_mma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
+                                   int lo, int hi, const int *acc_in, int *acc_out) {
+  mma_lane w = mma_lane_of(g);
+  int stage_acc[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
+  int k0 = for_begin(g, lo, hi, ci64(g, MMA_DEPTH), PRODUCT_ACCUMULATORS, acc_in, f32_types, stage_acc, acc_out);
+  sync_threads(g);
+  product_stage_pairs(g, a, row0, k0, hi, 0);
+  product_stage_pairs(g, b, col0, k0, hi, MMA_B_OFFSET);
+  sync_threads(g);
+  memcpy(next, stage_acc, sizeof(next));
+  for (int step = 0; step < MMA_DEPTH / 16; ++step) {
+    int words = 8 * step;
+    /* B's fragments of the step first, then A's per row of mma tiles: 8 + 4 words live, not 8 + 16 */
+    int af[4], bf[4][2];
+    for (int nt = 0; nt < 4; ++nt)
+      for (int r = 0; r < 2; ++r) {
+        int col = add(g, add(g, w.col, w.g), ci64(g, 8 * nt));
+        bf[nt][r] = shared_load_i32(g, addc(g, add(g, mulc(g, col, MMA_ROW_WORDS), addc(g, w.t, words + 4 * r)),
+                                            MMA_B_OFFSET));
+      }
+    for (int mt = 0; mt < 4; ++mt) {
+      for (int r = 0; r < 4; ++r) {
+        int row = add(g, add(g, w.row, w.g), ci64(g, 16 * mt + (r & 1 ? 8 : 0)));
+        af[r] = shared_load_i32(g, add(g, mulc(g, row, MMA_ROW_WORDS), addc(g, w.t, words + (r & 2 ? 4 : 0))));
+      }
+      for (int nt = 0; nt < 4; ++nt) {
+        int *c = &next[(mt * 4 + nt) * 4], d = fresh(g);
+        ln(g, "%%v%d = nvvm.mma.sync A[%%v%d, %%v%d, %%v%d, %%v%d] B[%%v%d, %%v%d] C[%%v%d, %%v%d, %%v%d, %%v%d] "
+              "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
+              "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, "
+              "shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>",
+           d, af[0], af[1], af[2], af[3], bf[nt][0], bf[nt][1], c[0], c[1], c[2], c[3]);
+        for (int r = 0; r < 4; ++r) {
+          c[r] = fresh(g);
+          ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(f32, f32, f32, f32)>", c[r], d, r);
+        }
+      }
+    }
+  }
+  for_end(g, PRODUCT_ACCUMULATORS, next, f32_types);
+}
+
+static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
+                              int64_t cols, const int *acc) {
+  mma_lane w = mma_lane_of(g);
+  for (int mt = 0; mt < 4; ++mt)
+    for (int nt = 0; nt < 4; ++nt)
+      for (int r = 0; r < 4; ++r) {
+        int row = add(g, add(g, row0, add(g, w.row, w.g)), ci64(g, 16 * mt + (r & 2 ? 8 : 0)));
+        int col = add(g, add(g, col0, add(g, w.col, mulc(g, w.t, 2))), ci64(g, 8 * nt + (r & 1)));
+        when_begin(g, op2(g, "arith.andi", cmpi(g, "slt", row, ci64(g, rows), "i64"),
+                          cmpi(g, "slt", col, ci64(g, cols), "i64"), "i1"));
+        store_f32(g, out, add(g, out_base, add(g, mulc(g, row, cols), col)), acc[(mt * 4 + nt) * 4 + r]);
+        when_end(g);
+      }
+}
+
 /* acc_out = acc_in + the product over k in [lo, hi) for the tile at (row0, col0). */
 static void product_accumulate(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                int lo, int hi, const int *acc_in, int *acc_out) {
+  if (product_uses_mma(a, b)) {
+    product_accumulate_mma(g, a, b, row0, col0, lo, hi, acc_in, acc_out);
+    return;
+  }
   int ty = divc(g, g->tid, 16), tx = remc(g, g->tid, 16);
   int stage_acc[PRODUCT_ACCUMULATORS], step_acc[PRODUCT_ACCUMULATORS], step_out[PRODUCT_ACCUMULATORS];
   int k0 = for_begin(g, lo, hi, ci64(g, PRODUCT_DEPTH), PRODUCT_ACCUMULATORS, acc_in, f32_types, stage_acc, acc_out);
@@ -967,8 +1104,12 @@ static void product_accumulate(gen *g, const product_operand *a, const product_o
 }
 
 /* Stores each accumulator (row, col) inside rows x cols to out[out_base + row * cols + col]. */
-static void product_store(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
+static void product_store(gen *g, bool mma, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
                           int64_t cols, const int *acc) {
+  if (mma) {
+    product_store_mma(g, out, out_base, row0, col0, rows, cols, acc);
+    return;
+  }
   int ty = divc(g, g->tid, 16), tx = remc(g, g->tid, 16);
   for (int x = 0; x < PRODUCT_MICRO; ++x) {
     int row = add(g, row0, addc(g, ty, 16 * x));
@@ -1047,7 +1188,7 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
   product_accumulate(g, &pa, &pb, row0, col0, ci64(g, 0), ci64(g, k), zero, acc);
-  product_store(g, c, ci64(g, 0), row0, col0, rows, n, acc);
+  product_store(g, product_uses_mma(&pa, &pb), c, ci64(g, 0), row0, col0, rows, n, acc);
   loop_end(g);
 }
 
@@ -1094,7 +1235,7 @@ static void gen_grouped_matmul(gen *g, task_io *io) {
                         .i_stride = 1, .k_stride = n};
   product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), ci64(g, k), carried, summed);
   for_end(g, PRODUCT_ACCUMULATORS, summed, f32_types);
-  product_store(g, y, ci64(g, 0), row0, col0, rows, n, acc);
+  product_store(g, product_uses_mma(&px, &pw), y, ci64(g, 0), row0, col0, rows, n, acc);
   loop_end(g);
 }
 
@@ -1116,7 +1257,7 @@ static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
   product_accumulate(g, &px, &pd, row0, col0, begin, end, zero, acc);
-  product_store(g, dw, mulc(g, group, k * n), row0, col0, k, n, acc);
+  product_store(g, product_uses_mma(&px, &pd), dw, mulc(g, group, k * n), row0, col0, k, n, acc);
   loop_end(g);
 }
 

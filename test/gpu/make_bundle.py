@@ -17,8 +17,17 @@ For every program of test/gpu/programs.txt it writes programs/<name>/:
                          losses-{fp32,bf16,fp64}.txt of 100 updates (loss100)
 A program that does not compile is listed in skipped.txt with the first lines of latch-opt's message.
 
+Programs too large for latch-interp at bundle time (above INTERP_MAX_PARAMS) can still have a loss100
+reference: test/gpu/references/<name>/losses-fp32.txt, written by `make_bundle.py --build BUILD
+--write-reference NAME` (latch-interp --emulate=fp32 --train-steps 100, about an hour for TinyMoE 2x512
+on 2 cores) together with program.sha256, the hash of the program.mlir it ran. The bundle copies it into
+expected/ only while program.mlir still has that hash; otherwise the loss100 check reports the
+reference missing.
+
 Usage: make_bundle.py --build BUILD --out OUT [--only NAME,...]
+       make_bundle.py --build BUILD --write-reference NAME
 """
+import hashlib
 import argparse
 import json
 import os
@@ -205,7 +214,7 @@ def first_lines(text, n=4):
     return " | ".join(lines[:n]) if lines else "(no message)"
 
 
-def bundle_program(p, build, out, skipped):
+def bundle_program(p, build, out, skipped, compile_program=True):
     tools = {t: os.path.join(build, t) for t in ("latch-gen", "latch-opt", "latch-interp")}
     pdir = os.path.join(out, "programs", p["name"])
     os.makedirs(pdir)
@@ -247,6 +256,10 @@ def bundle_program(p, build, out, skipped):
     meta["params"], meta["carried"] = params_args, params_args + state_args
     run_args = materialise_args(p["args"], pdir)
     meta["run_args"] = run_args
+    if not compile_program:  # --write-reference: program.mlir and the inputs are all it needs
+        with open(os.path.join(pdir, "program.json"), "w") as f:
+            json.dump(meta, f, indent=1)
+        return
 
     # Compile.
     ptx = os.path.join(pdir, "prog.ptx")
@@ -262,6 +275,8 @@ def bundle_program(p, build, out, skipped):
                 os.remove(f)
 
     # References.
+    if params > INTERP_MAX_PARAMS and "loss100" in p["checks"]:
+        copy_cached_reference(p["name"], pdir)
     if params <= INTERP_MAX_PARAMS:
         meta["interp_references"] = True
         exp = os.path.join(pdir, "expected")
@@ -291,6 +306,56 @@ def bundle_program(p, build, out, skipped):
     log(f"  {p['name']:<18} {state:<13} {refs:<22} {time.time() - t0:6.1f} s")
 
 
+REFERENCES = os.path.join(REPO, "test", "gpu", "references")
+
+
+def sha256_of(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def copy_cached_reference(name, pdir):
+    """expected/losses-fp32.txt from test/gpu/references/<name>/ when it was made from this program.mlir."""
+    ref = os.path.join(REFERENCES, name)
+    losses, stamp = os.path.join(ref, "losses-fp32.txt"), os.path.join(ref, "program.sha256")
+    if not (os.path.exists(losses) and os.path.exists(stamp)):
+        log(f"  {name}: no cached loss100 reference (make_bundle.py --write-reference {name})")
+        return
+    if open(stamp).read().split()[0] != sha256_of(os.path.join(pdir, "program.mlir")):
+        log(f"  {name}: the cached loss100 reference is stale (program.mlir changed); not bundled")
+        return
+    os.makedirs(os.path.join(pdir, "expected"), exist_ok=True)
+    shutil.copy(losses, os.path.join(pdir, "expected", "losses-fp32.txt"))
+
+
+def write_reference(name, build):
+    """Runs latch-interp --emulate=fp32 --train-steps 100 on the program as the bundle makes it and writes
+    test/gpu/references/<name>/{losses-fp32.txt,program.sha256}."""
+    programs = [p for p in parse_programs(os.path.join(REPO, "test", "gpu", "programs.txt")) if p["name"] == name]
+    if not programs:
+        sys.exit(f"make_bundle.py: no program '{name}' in programs.txt")
+    p = programs[0]
+    scratch = os.path.join(build, "reference-" + name)
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(os.path.join(scratch, "programs"))
+    bundle_program(p, build, scratch, [], compile_program=False)
+    pdir = os.path.join(scratch, "programs", name)
+    meta = json.load(open(os.path.join(pdir, "program.json")))
+    tools = {t: os.path.join(build, t) for t in ("latch-interp",)}
+    cmd = [tools["latch-interp"], "program.mlir", "--entry", p["entry"]] + meta["run_args"] + \
+          ["--train-steps", str(LOSS_UPDATES), "--emulate=fp32"]
+    log(f"write-reference {name}: {' '.join(cmd)} (in {pdir})")
+    r = run(cmd, cwd=pdir)
+    if r.returncode:
+        sys.exit(f"make_bundle.py: latch-interp failed: {first_lines(r.stderr)}")
+    ref = os.path.join(REFERENCES, name)
+    os.makedirs(ref, exist_ok=True)
+    with open(os.path.join(ref, "losses-fp32.txt"), "w") as f:
+        f.write(r.stdout)
+    with open(os.path.join(ref, "program.sha256"), "w") as f:
+        f.write(sha256_of(os.path.join(pdir, "program.mlir")) + "  program.mlir\n")
+    log(f"write-reference {name}: wrote {ref}")
+
+
 def copy_sources(out):
     src = os.path.join(out, "src")
     for sub, names in (("runtime", None),
@@ -315,9 +380,16 @@ def copy_sources(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
     ap.add_argument("--only", help="comma-separated program names")
+    ap.add_argument("--write-reference", metavar="NAME",
+                    help="write test/gpu/references/NAME/ (the loss100 reference of a large program) and stop")
     args = ap.parse_args()
+    if args.write_reference:
+        write_reference(args.write_reference, os.path.abspath(args.build))
+        return 0
+    if not args.out:
+        ap.error("--out is required")
     build, out = os.path.abspath(args.build), os.path.abspath(args.out)
     for tool in ("latch-gen", "latch-opt", "latch-interp"):
         if not os.path.exists(os.path.join(build, tool)):

@@ -77,7 +77,9 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 
 // task.grouped_matmul: the groups of the tile's first and last rows (the number of ends[g] <= row) bound a
 // loop over groups; each runs the tiled product with the other groups' rows reading as zero, carrying the
-// 64 accumulators; rows past ends[G-1] are in no group and give 0.
+// 64 accumulators; rows past ends[G-1] are in no group and give 0. bf16 operands: the product runs on
+// tensor cores, 32 steps of k per stage staged as bf16 pairs (i16 loads packed into i32 words), two k16
+// steps of 16 mma.sync.m16n8k16 each.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<12288 x f32>
 // CHECK: func.func @task_0(
@@ -88,8 +90,16 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK: %[[END0:.*]] = arith.addi %[[LAST]], %c1_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %[[END0]], %c3_i64 : i64
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1_i64 iter_args({{.*}}) -> (f32, {{.*}}) : i64 {
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c8_i64 iter_args(
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args(
 // CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i16
+// CHECK: arith.shli %{{.*}}, %c16_i32 : i32
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-COUNT-31: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
 // CHECK: sym_name = "grouped_matmul"
 func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends: tensor<3xi32>) -> tensor<20x12xf32> {
   %y = "task.grouped_matmul"(%x, %w, %ends) : (tensor<20x8xbf16>, tensor<3x8x12xbf16>, tensor<3xi32>) -> tensor<20x12xf32>
@@ -649,7 +659,8 @@ func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf3
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
 // CHECK: %[[BEGIN:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
-// CHECK: %[[SUM:.*]]:64 = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c8_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
+// CHECK: %[[SUM:.*]]:64 = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c32_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
+// CHECK: nvvm.mma.sync
 // CHECK: %[[R:.*]] = arith.truncf %[[SUM]]#0 : f32 to bf16
 // CHECK: llvm.store %[[R]]
 // CHECK: sym_name = "grouped_matmul_weight_grad"
