@@ -2,6 +2,7 @@
 #include "emit.h"
 
 #include <stdarg.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +290,12 @@ static bool write_code(emitter *e, latch_emit_format format, latch_emit_output *
   return out->code ? true : fail(&e->failure, NULL, e->loc, "out of memory");
 }
 
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 bool latch_emit(MlirOperation module, latch_emit_format format, latch_emit_output *out_output) {
   memset(out_output, 0, sizeof(*out_output));
   MlirOperation gpu_module = find_gpu_module(module);
@@ -309,8 +316,15 @@ bool latch_emit(MlirOperation module, latch_emit_format format, latch_emit_outpu
   } else {
     MlirDiagnosticHandlerID handler =
         mlirContextAttachDiagnosticHandler(e.context, capture_mlir_error, &e.errors, NULL);
-    ok = lower(&e, gpu_module) && create_machine(&e) && translate_and_optimise(&e) &&
-         write_code(&e, format, out_output);
+    double t0 = now_seconds();
+    ok = lower(&e, gpu_module);
+    double t1 = now_seconds();
+    ok = ok && create_machine(&e) && translate_and_optimise(&e);
+    double t2 = now_seconds();
+    ok = ok && write_code(&e, format, out_output);
+    out_output->lower_seconds = t1 - t0;
+    out_output->optimise_seconds = t2 - t1;
+    out_output->codegen_seconds = now_seconds() - t2;
     mlirContextDetachDiagnosticHandler(e.context, handler);
   }
   if (ok) {

@@ -30,6 +30,9 @@ typedef struct latch_emit_output {
   size_t code_length;
   char *manifest; /* the latch.manifest attribute (JSON), NUL-terminated; malloc'd */
   size_t manifest_length;
+  /* Wall seconds of the phases: lowering to the LLVM dialect, translation + libdevice + O3, code
+   * generation (NVPTX, or printing the LLVM IR). */
+  double lower_seconds, optimise_seconds, codegen_seconds;
 } latch_emit_output;
 
 /* Emits the gpu.module @latch found at the top level of `module` (left unchanged: a copy is lowered).

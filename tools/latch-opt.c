@@ -27,7 +27,8 @@ static const char usage[] =
     "  --verify-each[=true|false]             run the MLIR verifier after every pass (default: true)\n"
     "  --list-passes                          list Latch passes, named pipelines and upstream passes\n"
     "  --stats=FILE.json                      time each top-level pipeline element and write the counts of\n"
-    "                                         the result (tasks, intervals, arena bytes and lower bound)\n"
+    "                                         the result (tasks, intervals, arena bytes and lower bound); with\n"
+    "                                         --emit also the times of lowering, LLVM's O3 and code generation\n"
     "  --emit=ptx|llvm                        after the pipeline, lower gpu.module @latch and write PTX (sm_90)\n"
     "                                         or optimised LLVM IR to the -o FILE, and its manifest to\n"
     "                                         FILE.manifest.json (docs/device-abi.md)\n"
@@ -243,7 +244,8 @@ static MlirWalkResult count_op(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
-static bool write_stats(const char *path, const pipeline_stats *stats, MlirOperation top) {
+/* `emit_seconds`: the three phases of --emit (lowering, optimisation, code generation), or NULL. */
+static bool write_stats(const char *path, const pipeline_stats *stats, MlirOperation top, const double *emit_seconds) {
   module_counts counts = {0, 0, 0, 0};
   mlirOperationWalk(top, count_op, &counts, MlirWalkPreOrder);
   FILE *file = fopen(path, "w");
@@ -262,8 +264,12 @@ static bool write_stats(const char *path, const pipeline_stats *stats, MlirOpera
     }
     fprintf(file, "\", \"ms\": %.3f}", stats->ms[i]);
   }
-  fprintf(file, "], \"tasks\": %lld, \"intervals\": %lld, \"arena_bytes\": %lld, \"arena_lower_bound_bytes\": %lld}\n",
+  fprintf(file, "], \"tasks\": %lld, \"intervals\": %lld, \"arena_bytes\": %lld, \"arena_lower_bound_bytes\": %lld",
           counts.tasks, counts.intervals, counts.arena_bytes, counts.arena_lower_bound_bytes);
+  if (emit_seconds)
+    fprintf(file, ", \"emit\": {\"lower_ms\": %.3f, \"optimise_ms\": %.3f, \"codegen_ms\": %.3f}",
+            1e3 * emit_seconds[0], 1e3 * emit_seconds[1], 1e3 * emit_seconds[2]);
+  fputs("}\n", file);
   bool ok = !ferror(file);
   if (fclose(file) != 0)
     ok = false;
@@ -274,10 +280,13 @@ static bool write_stats(const char *path, const pipeline_stats *stats, MlirOpera
 
 /* --emit: the code of gpu.module @latch to `output` (the -o FILE) and its manifest to FILE.manifest.json.
  * Errors in the IR are reported through the diagnostics. */
-static bool emit(const options *opts, MlirOperation top, FILE *output) {
+static bool emit(const options *opts, MlirOperation top, FILE *output, double *out_seconds) {
   latch_emit_output result;
   if (!latch_emit(top, opts->emit_format, &result))
     return false;
+  out_seconds[0] = result.lower_seconds;
+  out_seconds[1] = result.optimise_seconds;
+  out_seconds[2] = result.codegen_seconds;
   fwrite(result.code, 1, result.code_length, output);
   char path[4096];
   bool ok = snprintf(path, sizeof(path), "%s.manifest.json", opts->output) < (int)sizeof(path);
@@ -316,11 +325,16 @@ static bool process(MlirContext context, const options *opts, MlirOpPrintingFlag
     /* A pass may fail without saying why; the failure still gets its one line. */
     if (!ok && sink.error_count == 0)
       mlirEmitError(mlirOperationGetLocation(top), "the pass pipeline failed without a diagnostic");
-    if (ok && opts->stats)
-      ok = write_stats(opts->stats, &stats, top);
+    double emit_seconds[3] = {0, 0, 0};
     if (ok && opts->emit) {
-      ok = emit(opts, top, output);
+      ok = emit(opts, top, output, emit_seconds);
+      if (ok && opts->stats)
+        ok = write_stats(opts->stats, &stats, top, emit_seconds);
     } else if (ok) {
+      if (opts->stats)
+        ok = write_stats(opts->stats, &stats, top, NULL);
+    }
+    if (ok && !opts->emit) {
       mlirOperationPrintWithFlags(top, flags, latch_print_to_file, output);
       fputc('\n', output);
     }
