@@ -138,7 +138,8 @@ static int64_t dim_from_end(MlirType type, intptr_t k) {
  * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
  * attention and the split gradient's statistics (the products: those query-row tiles, then as many
  * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad, 256 sort positions
- * for bucket; at least 1, at most 4096. */
+ * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles of 64 columns x 256 rows; at least 1, at most
+ * 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
   MlirType out = mlirOperationGetNumResults(task) ? mlirValueGetType(mlirOperationGetResult(task, 0))
                                                    : mlirValueGetType(mlirOperationGetOperand(task, 0));
@@ -185,6 +186,9 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_BUCKET: /* one position of the counting sort (of ends or of order) per thread */
     tiles = ceil_div(latch_type_element_count(out) +
                          latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 1))), 256);
+    break;
+  case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (64 columns, 256 rows) tiles of dw */
+    tiles = ceil_div(rows(out), 64) + ceil_div(dim_from_end(out, 0), 64) * ceil_div(rows(out), 256);
     break;
   case LATCH_OP_TASK_CROSS_ENTROPY:
   case LATCH_OP_TASK_REDUCE:

@@ -1567,19 +1567,27 @@ static int rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double 
 }
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
- * tiles: the row tiles of dx, then tiles of NORM_DW_COLUMNS columns of dw. A dw tile computes r of 256
- * rows at a time into shared memory (one row per thread); its threads are NORM_DW_COLUMNS columns x
- * NORM_DW_GROUPS row groups, group q summing rows q, q + 4, ... in increasing order, and the four partial
- * sums are added in group order (a fixed order: deterministic). */
+ * tiles: the row tiles of dx, then (column tile of NORM_DW_COLUMNS columns, chunk of NORM_DW_CHUNK rows)
+ * tiles of dw. A dw tile computes r of its chunk's rows into shared memory (one row per thread); its
+ * threads are NORM_DW_COLUMNS columns x NORM_DW_GROUPS row groups, group q summing rows q, q + 4, ... in
+ * increasing order, and the four group sums are added in group order into the chunk's part, stored in
+ * task scratch. The last chunk tile of a column tile to arrive (task_scratch) adds the parts in chunk
+ * order into dw. Every sum runs in a fixed order: deterministic. */
 #define NORM_DW_COLUMNS 64
 #define NORM_DW_GROUPS (CTA_THREADS / NORM_DW_COLUMNS)
-_Static_assert(CTA_THREADS <= SHARED_FLOATS, "a chunk's inverse RMS and the partial sums fit @latch_smem");
+#define NORM_DW_CHUNK CTA_THREADS
+_Static_assert(NORM_DW_CHUNK + CTA_THREADS + 1 <= SHARED_FLOATS,
+               "a chunk's inverse RMS, the group sums and the flag fit @latch_smem");
 static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *dy = &io->in[2], *dx = &io->out[0], *dw = &io->out[1];
   double eps = latch_rmsnorm_grad_eps(op);
   int64_t d = last_dim(x), rows = row_count(x);
   int64_t row_tiles = ceil_div(rows, ROW_TILE), column_tiles = ceil_div(d, NORM_DW_COLUMNS);
-  int vt = tiles_begin(g, row_tiles + column_tiles);
+  int64_t chunks = ceil_div(rows, NORM_DW_CHUNK);
+  int partials = task_scratch(g, "partials", chunks * d, "f32");
+  int arrivals = task_scratch(g, "arrivals", column_tiles, "i32");
+  int zero = ci64(g, 0);
+  int vt = tiles_begin(g, row_tiles + column_tiles * chunks);
   int row_tile_count = ci64(g, row_tiles);
   when_begin(g, cmpi(g, "slt", vt, row_tile_count, "i64"));
   {
@@ -1602,12 +1610,15 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   }
   otherwise(g);
   {
-    int column = add(g, mulc(g, sub(g, vt, row_tile_count), NORM_DW_COLUMNS), remc(g, g->tid, NORM_DW_COLUMNS));
+    /* dw tile (column tile ct, chunk ch): this chunk's part of dw[ct's columns] into task scratch */
+    int dw_tile = sub(g, vt, row_tile_count);
+    int ct = divc(g, dw_tile, chunks), ch = remc(g, dw_tile, chunks);
+    int column = add(g, mulc(g, ct, NORM_DW_COLUMNS), remc(g, g->tid, NORM_DW_COLUMNS));
     int group = divc(g, g->tid, NORM_DW_COLUMNS);
     int column_inside = cmpi(g, "slt", column, ci64(g, d), "i64");
-    int acc, total;
-    int chunk = loop1_begin(g, ci64(g, 0), ci64(g, rows), ci64(g, CTA_THREADS), cf32(g, 0.0), "f32", &acc, &total);
-    int chunk_rows = mini(g, ci64(g, CTA_THREADS), sub(g, ci64(g, rows), chunk));
+    int first_group = op2(g, "arith.andi", column_inside, cmpi(g, "eq", group, zero, "i64"), "i1");
+    int chunk = mulc(g, ch, NORM_DW_CHUNK);
+    int chunk_rows = mini(g, ci64(g, NORM_DW_CHUNK), sub(g, ci64(g, rows), chunk));
     sync_threads(g);
     when_begin(g, cmpi(g, "slt", g->tid, chunk_rows, "i64"));
     shared_store(g, g->tid, rms_inverse(g, x, mulc(g, add(g, chunk, g->tid), d), d, eps));
@@ -1617,21 +1628,50 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
     int summed;
     if_begin(g, column_inside, 1, f32, &summed);
     int part, part_total;
-    int rr = loop1_begin(g, group, chunk_rows, ci64(g, NORM_DW_GROUPS), acc, "f32", &part, &part_total);
+    int rr = loop1_begin(g, group, chunk_rows, ci64(g, NORM_DW_GROUPS), cf32(g, 0.0), "f32", &part, &part_total);
     int index = add(g, mulc(g, add(g, chunk, rr), d), column);
     int xh = fmul(g, load_f32(g, x, index), shared_load(g, rr));
     loop1_end(g, fadd(g, part, fmul(g, load_f32(g, dy, index), xh)), "f32");
     if_else(g, 1, &part_total, f32);
-    if_end(g, 1, &acc, f32);
-    loop1_end(g, summed, "f32");
+    int nothing = cf32(g, 0.0);
+    if_end(g, 1, &nothing, f32);
     sync_threads(g);
-    shared_store(g, g->tid, total);
+    shared_store(g, addc(g, g->tid, NORM_DW_CHUNK), summed);
     sync_threads(g);
-    when_begin(g, op2(g, "arith.andi", column_inside, cmpi(g, "eq", group, ci64(g, 0), "i64"), "i1"));
-    int sum = shared_load(g, g->tid);
-    for (int q = 1; q < NORM_DW_GROUPS; ++q)
-      sum = fadd(g, sum, shared_load(g, addc(g, g->tid, q * NORM_DW_COLUMNS)));
-    store_f32(g, dw, column, sum);
+    when_begin(g, first_group);
+    {
+      int sum = shared_load(g, addc(g, g->tid, NORM_DW_CHUNK));
+      for (int q = 1; q < NORM_DW_GROUPS; ++q)
+        sum = fadd(g, sum, shared_load(g, addc(g, g->tid, NORM_DW_CHUNK + q * NORM_DW_COLUMNS)));
+      ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", sum,
+         scratch_address(g, partials, add(g, mulc(g, ch, d), column), "f32"));
+      ln(g, "llvm.fence syncscope(\"device\") release");
+    }
+    when_end(g);
+    sync_threads(g);
+    int flag = ci64(g, NORM_DW_CHUNK + CTA_THREADS); /* shared slot of the "arrived last" flag */
+    when_begin(g, cmpi(g, "eq", g->tid, zero, "i64"));
+    {
+      int old = arrive(g, scratch_address(g, arrivals, ct, "i32"));
+      int is_last = cmpi(g, "eq", old, ci32(g, (int32_t)(chunks - 1)), "i32");
+      shared_store(g, flag, sel(g, is_last, cf32(g, 1.0), cf32(g, 0.0), "f32"));
+    }
+    when_end(g);
+    sync_threads(g);
+    int arrived_last = cmpf(g, "one", shared_load(g, flag), cf32(g, 0.0), "f32");
+    when_begin(g, op2(g, "arith.andi", arrived_last, first_group, "i1"));
+    {
+      ln(g, "llvm.fence syncscope(\"device\") acquire");
+      int acc, total;
+      int c = loop1_begin(g, zero, ci64(g, chunks), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
+      loop1_end(g, fadd(g, acc, scratch_load_f32(g, scratch_address(g, partials, add(g, mulc(g, c, d), column), "f32"))),
+                "f32");
+      store_f32(g, dw, column, total);
+    }
+    when_end(g);
+    when_begin(g, op2(g, "arith.andi", arrived_last, cmpi(g, "eq", g->tid, zero, "i64"), "i1"));
+    ln(g, "llvm.store %%v%d, %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>",
+       ci32(g, 0), scratch_address(g, arrivals, ct, "i32"));
     when_end(g);
   }
   when_end(g);
@@ -2017,8 +2057,98 @@ static int64_t attention_row_tiles(int64_t bh_count, int64_t total) {
   return bh_count * ceil_div(total, ATTENTION_ROWS);
 }
 
+/* One step of a loop over rows j (keys of a query row, or queries of a key row) that carries `n` f32 values:
+ * reads args, writes next. */
+typedef void (*row_step_fn)(gen *g, const void *ctx, int j, const int *args, int *next);
+
+/* for j in [lo, hi) in increasing order: step(j) with n carried values, two steps per iteration and the odd
+ * one after the loop. The second step's loads and dot products do not wait for the first step's results,
+ * so a warp keeps twice the loads and shuffles in flight; the arithmetic and its order are those of one
+ * step per iteration (the same bits). */
+static void row_loop(gen *g, int lo, int hi, int n, const int *init, int *results, row_step_fn step, const void *ctx) {
+  int count = maxi(g, sub(g, hi, lo), ci64(g, 0));
+  int pairs_end = add(g, lo, mulc(g, divc(g, count, 2), 2));
+  int args[2 + 2 * MAX_LANE_PARTS], after_pairs[2 + 2 * MAX_LANE_PARTS];
+  int middle[2 + 2 * MAX_LANE_PARTS], next[2 + 2 * MAX_LANE_PARTS];
+  int j = for_begin(g, lo, pairs_end, ci64(g, 2), n, init, f32_types, args, after_pairs);
+  step(g, ctx, j, args, middle);
+  step(g, ctx, addc(g, j, 1), middle, next);
+  for_end(g, n, next, f32_types);
+  if_begin(g, cmpi(g, "slt", pairs_end, hi, "i64"), n, f32_types, results);
+  step(g, ctx, pairs_end, after_pairs, next);
+  if_else(g, n, next, f32_types);
+  if_end(g, n, after_pairs, f32_types);
+}
+
+/* What the attention row steps read: the row's own vectors in lanes, the other side's tensors and heads. */
+typedef struct attention_row {
+  const tensor_ref *k, *v, *q, *d_o, *stats; /* the tensors a step loads rows of */
+  int k_head, v_head, q_head, o_head, stats_head; /* element offsets of the (b, h) head */
+  int64_t hd, hdv, pq, pv;
+  int lane, scale;
+  int qv[MAX_LANE_PARTS], dov[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS]; /* the own row */
+  int lse, row_dot; /* of the own query row */
+} attention_row;
+
+/* Forward, key j of a query row: carried (m, l, acc[pv]); s = q . k[j] scale, online softmax, acc = acc
+ * exp(m - m') + p v[j]. */
+static void attention_forward_step(gen *g, const void *ctx, int j, const int *args, int *next) {
+  const attention_row *r = ctx;
+  int kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS];
+  lane_row(g, r->k, add(g, r->k_head, mulc(g, j, r->hd)), r->hd, r->lane, kv);
+  softmax_step step = online_softmax_step(g, args[0], args[1], fmul(g, lane_dot(g, r->qv, kv, r->hd), r->scale));
+  next[0] = step.max;
+  next[1] = step.sum;
+  lane_row(g, r->v, add(g, r->v_head, mulc(g, j, r->hdv)), r->hdv, r->lane, vv);
+  for (int64_t m = 0; m < r->pv; ++m)
+    next[2 + m] = fadd(g, fmul(g, args[2 + m], step.correction), fmul(g, step.p, vv[m]));
+}
+
+/* Statistics, key j of a query row: carried (m, l). */
+static void attention_stats_step(gen *g, const void *ctx, int j, const int *args, int *next) {
+  const attention_row *r = ctx;
+  int kv[MAX_LANE_PARTS];
+  lane_row(g, r->k, add(g, r->k_head, mulc(g, j, r->hd)), r->hd, r->lane, kv);
+  softmax_step step = online_softmax_step(g, args[0], args[1], fmul(g, lane_dot(g, r->qv, kv, r->hd), r->scale));
+  next[0] = step.max;
+  next[1] = step.sum;
+}
+
+/* P[i, j] = exp(q . k scale - L) and dS = P (do . v - D) of one (query, key) pair. */
+static void attention_pair(gen *g, const attention_row *r, const int *qv, const int *kv, const int *dov,
+                           const int *vv, int lse, int row_dot, int *p, int *ds) {
+  *p = fexp(g, fsub(g, fmul(g, lane_dot(g, qv, kv, r->hd), r->scale), lse));
+  *ds = fmul(g, *p, fsub(g, lane_dot(g, dov, vv, r->hdv), row_dot));
+}
+
+/* Products, key j of a query row: carried dq[pq] += dS k[j] scale. */
+static void attention_dq_step(gen *g, const void *ctx, int j, const int *args, int *next) {
+  const attention_row *r = ctx;
+  int kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS], p, ds;
+  lane_row(g, r->k, add(g, r->k_head, mulc(g, j, r->hd)), r->hd, r->lane, kv);
+  lane_row(g, r->v, add(g, r->v_head, mulc(g, j, r->hdv)), r->hdv, r->lane, vv);
+  attention_pair(g, r, r->qv, kv, r->dov, vv, r->lse, r->row_dot, &p, &ds);
+  for (int64_t m = 0; m < r->pq; ++m)
+    next[m] = fadd(g, args[m], fmul(g, fmul(g, ds, kv[m]), r->scale));
+}
+
+/* Products, query i of a key row: carried dk[pq] += dS q[i] scale, dv[pv] += P do[i]. */
+static void attention_dkv_step(gen *g, const void *ctx, int i, const int *args, int *next) {
+  const attention_row *r = ctx;
+  int qv[MAX_LANE_PARTS], dov[MAX_LANE_PARTS], p, ds;
+  lane_row(g, r->q, add(g, r->q_head, mulc(g, i, r->hd)), r->hd, r->lane, qv);
+  lane_row(g, r->d_o, add(g, r->o_head, mulc(g, i, r->hdv)), r->hdv, r->lane, dov);
+  int stats_row = add(g, r->stats_head, mulc(g, i, 2));
+  int lse = load_f32(g, r->stats, stats_row), row_dot = load_f32(g, r->stats, addc(g, stats_row, 1));
+  attention_pair(g, r, qv, r->kv, dov, r->vv, lse, row_dot, &p, &ds);
+  for (int64_t m = 0; m < r->pq; ++m)
+    next[m] = fadd(g, args[m], fmul(g, fmul(g, ds, qv[m]), r->scale));
+  for (int64_t m = 0; m < r->pv; ++m)
+    next[r->pq + m] = fadd(g, args[r->pq + m], fmul(g, p, dov[m]));
+}
+
 /* o = softmax(q k^T scale) v per (b, h): a warp per query row (attention_row_begin), an online softmax
- * over the keys in increasing order. */
+ * over the keys in increasing order (row_loop). */
 static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
   bool causal = latch_attention_causal(op);
@@ -2028,36 +2158,24 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
     gen_attention_rows(g, io, op);
     return;
   }
-  int scale = cf32(g, latch_attention_scale(op));
-  int lane = remc(g, g->tid, 32);
+  attention_row r = {.k = k, .v = v, .hd = hd, .hdv = hdv, .pq = pq, .pv = pv};
+  r.scale = cf32(g, latch_attention_scale(op));
+  r.lane = remc(g, g->tid, 32);
   int bh;
   int i = attention_row_begin(g, tiles_begin(g, attention_row_tiles(bh_count, tq)), tq, &bh);
-  int q_row = mulc(g, add(g, mulc(g, bh, tq), i), hd);
-  int k_head = mulc(g, bh, tk * hd), v_head = mulc(g, bh, tk * hdv);
-  int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS];
-  lane_row(g, q, q_row, hd, lane, qv);
-  int keys = causal ? addc(g, i, 1) : ci64(g, tk);
-  /* carried: m, l, acc[pv] */
-  int init[2 + MAX_LANE_PARTS], args[2 + MAX_LANE_PARTS], results[2 + MAX_LANE_PARTS];
+  r.k_head = mulc(g, bh, tk * hd);
+  r.v_head = mulc(g, bh, tk * hdv);
+  lane_row(g, q, mulc(g, add(g, mulc(g, bh, tq), i), hd), hd, r.lane, r.qv);
+  int init[2 + MAX_LANE_PARTS], results[2 + MAX_LANE_PARTS];
   init[0] = cf32(g, -INFINITY);
   init[1] = cf32(g, 0.0);
   for (int64_t m = 0; m < pv; ++m)
     init[2 + m] = cf32(g, 0.0);
-  int j = for_begin(g, ci64(g, 0), keys, ci64(g, 1), (int)(2 + pv), init, f32_types, args, results);
-  lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
-  int s = fmul(g, lane_dot(g, qv, kv, hd), scale);
-  softmax_step step = online_softmax_step(g, args[0], args[1], s);
-  int next[2 + MAX_LANE_PARTS];
-  next[0] = step.max;
-  next[1] = step.sum;
-  lane_row(g, v, add(g, v_head, mulc(g, j, hdv)), hdv, lane, vv);
-  for (int64_t m = 0; m < pv; ++m)
-    next[2 + m] = fadd(g, fmul(g, args[2 + m], step.correction), fmul(g, step.p, vv[m]));
-  for_end(g, (int)(2 + pv), next, f32_types);
+  row_loop(g, ci64(g, 0), causal ? addc(g, i, 1) : ci64(g, tk), (int)(2 + pv), init, results, attention_forward_step, &r);
   int out[MAX_LANE_PARTS];
   for (int64_t m = 0; m < pv; ++m)
     out[m] = fdiv(g, results[2 + m], results[1]);
-  lane_row_store(g, o, mulc(g, add(g, mulc(g, bh, tq), i), hdv), hdv, lane, out);
+  lane_row_store(g, o, mulc(g, add(g, mulc(g, bh, tq), i), hdv), hdv, r.lane, out);
   attention_row_end(g);
   loop_end(g);
 }
@@ -2069,27 +2187,22 @@ static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
   bool causal = latch_attention_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
-  int scale = cf32(g, latch_attention_stats_scale(op));
-  int lane = remc(g, g->tid, 32);
+  attention_row r = {.k = k, .hd = hd, .hdv = hdv, .pq = ceil_div(hd, 32), .pv = ceil_div(hdv, 32)};
+  r.scale = cf32(g, latch_attention_stats_scale(op));
+  r.lane = remc(g, g->tid, 32);
   int bh;
   int i = attention_row_begin(g, tiles_begin(g, attention_row_tiles(bh_count, tq)), tq, &bh);
   int row = add(g, mulc(g, bh, tq), i);
-  int k_head = mulc(g, bh, tk * hd);
-  int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], dov[MAX_LANE_PARTS], ov[MAX_LANE_PARTS];
-  lane_row(g, q, mulc(g, row, hd), hd, lane, qv);
-  int keys = causal ? addc(g, i, 1) : ci64(g, tk);
-  const char *types[2] = {"f32", "f32"};
-  int init[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, args[2], results[2];
-  int j = for_begin(g, ci64(g, 0), keys, ci64(g, 1), 2, init, types, args, results);
-  lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
-  softmax_step step = online_softmax_step(g, args[0], args[1], fmul(g, lane_dot(g, qv, kv, hd), scale));
-  int next[2] = {step.max, step.sum};
-  for_end(g, 2, next, types);
+  r.k_head = mulc(g, bh, tk * hd);
+  lane_row(g, q, mulc(g, row, hd), hd, r.lane, r.qv);
+  int init[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, results[2];
+  row_loop(g, ci64(g, 0), causal ? addc(g, i, 1) : ci64(g, tk), 2, init, results, attention_stats_step, &r);
   int lse = fadd(g, results[0], op1(g, "math.log", results[1], "f32"));
-  lane_row(g, d_o, mulc(g, row, hdv), hdv, lane, dov);
-  lane_row(g, o, mulc(g, row, hdv), hdv, lane, ov);
+  int dov[MAX_LANE_PARTS], ov[MAX_LANE_PARTS];
+  lane_row(g, d_o, mulc(g, row, hdv), hdv, r.lane, dov);
+  lane_row(g, o, mulc(g, row, hdv), hdv, r.lane, ov);
   int row_dot = lane_dot(g, dov, ov, hdv);
-  when_begin(g, cmpi(g, "eq", lane, ci64(g, 0), "i64"));
+  when_begin(g, cmpi(g, "eq", r.lane, ci64(g, 0), "i64"));
   store_f32(g, stats, mulc(g, row, 2), lse);
   store_f32(g, stats, addc(g, mulc(g, row, 2), 1), row_dot);
   when_end(g);
@@ -2101,18 +2214,18 @@ static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
  * the first attention_row_tiles(B H, Tq) virtual tiles are query rows, dq[i] = sum_j dS k[j] scale over
  * increasing keys; the next attention_row_tiles(B H, Tk) are key rows, dk[j] = sum_i dS q[i] scale and
  * dv[j] = sum_i P do[i] over the queries that see key j (i >= j when causal), increasing i. One warp per
- * row, sums carried in registers; every output row is written by one warp. */
+ * row, sums carried in registers (row_loop); every output row is written by one warp. */
 static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *d_o = &io->in[3], *stats = &io->in[4];
   const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
   bool causal = latch_attention_grad_from_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int64_t pq = ceil_div(hd, 32), pv = ceil_div(hdv, 32);
-  int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
-  int lane = remc(g, g->tid, 32);
-  int zero = ci64(g, 0), one = ci64(g, 1);
-  int qv[MAX_LANE_PARTS], kv[MAX_LANE_PARTS], vv[MAX_LANE_PARTS], dov[MAX_LANE_PARTS];
-  int init[2 * MAX_LANE_PARTS], args[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS], next[2 * MAX_LANE_PARTS];
+  attention_row r = {.k = k, .v = v, .q = q, .d_o = d_o, .stats = stats, .hd = hd, .hdv = hdv, .pq = pq, .pv = pv};
+  r.scale = cf32(g, latch_attention_grad_from_stats_scale(op));
+  r.lane = remc(g, g->tid, 32);
+  int zero = ci64(g, 0);
+  int init[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS];
   int64_t query_tiles = attention_row_tiles(bh_count, tq);
   int vt = tiles_begin(g, query_tiles + attention_row_tiles(bh_count, tk));
   when_begin(g, cmpi(g, "slt", vt, ci64(g, query_tiles), "i64"));
@@ -2121,22 +2234,16 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
     int bh;
     int i = attention_row_begin(g, vt, tq, &bh);
     int row = add(g, mulc(g, bh, tq), i);
-    int k_head = mulc(g, bh, tk * hd), v_head = mulc(g, bh, tk * hdv);
-    lane_row(g, q, mulc(g, row, hd), hd, lane, qv);
-    lane_row(g, d_o, mulc(g, row, hdv), hdv, lane, dov);
-    int lse = load_f32(g, stats, mulc(g, row, 2)), row_dot = load_f32(g, stats, addc(g, mulc(g, row, 2), 1));
-    int keys = causal ? addc(g, i, 1) : ci64(g, tk);
+    r.k_head = mulc(g, bh, tk * hd);
+    r.v_head = mulc(g, bh, tk * hdv);
+    lane_row(g, q, mulc(g, row, hd), hd, r.lane, r.qv);
+    lane_row(g, d_o, mulc(g, row, hdv), hdv, r.lane, r.dov);
+    r.lse = load_f32(g, stats, mulc(g, row, 2));
+    r.row_dot = load_f32(g, stats, addc(g, mulc(g, row, 2), 1));
     for (int64_t m = 0; m < pq; ++m)
       init[m] = cf32(g, 0.0);
-    int j = for_begin(g, zero, keys, one, (int)pq, init, f32_types, args, results);
-    lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
-    lane_row(g, v, add(g, v_head, mulc(g, j, hdv)), hdv, lane, vv);
-    int p = fexp(g, fsub(g, fmul(g, lane_dot(g, qv, kv, hd), scale), lse));
-    int ds = fmul(g, p, fsub(g, lane_dot(g, dov, vv, hdv), row_dot));
-    for (int64_t m = 0; m < pq; ++m)
-      next[m] = fadd(g, args[m], fmul(g, fmul(g, ds, kv[m]), scale));
-    for_end(g, (int)pq, next, f32_types);
-    lane_row_store(g, dq, mulc(g, row, hd), hd, lane, results);
+    row_loop(g, zero, causal ? addc(g, i, 1) : ci64(g, tk), (int)pq, init, results, attention_dq_step, &r);
+    lane_row_store(g, dq, mulc(g, row, hd), hd, r.lane, results);
     attention_row_end(g);
   }
   otherwise(g);
@@ -2145,26 +2252,17 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
     int bh;
     int j = attention_row_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, &bh);
     int key = add(g, mulc(g, bh, tk), j);
-    int q_head = mulc(g, bh, tq * hd), o_head = mulc(g, bh, tq * hdv), stats_head = mulc(g, bh, tq * 2);
-    lane_row(g, k, mulc(g, key, hd), hd, lane, kv);
-    lane_row(g, v, mulc(g, key, hdv), hdv, lane, vv);
+    r.q_head = mulc(g, bh, tq * hd);
+    r.o_head = mulc(g, bh, tq * hdv);
+    r.stats_head = mulc(g, bh, tq * 2);
+    lane_row(g, k, mulc(g, key, hd), hd, r.lane, r.kv);
+    lane_row(g, v, mulc(g, key, hdv), hdv, r.lane, r.vv);
     int n = (int)(pq + pv);
     for (int m = 0; m < n; ++m)
       init[m] = cf32(g, 0.0);
-    int i = for_begin(g, causal ? j : zero, ci64(g, tq), one, n, init, f32_types, args, results);
-    lane_row(g, q, add(g, q_head, mulc(g, i, hd)), hd, lane, qv);
-    lane_row(g, d_o, add(g, o_head, mulc(g, i, hdv)), hdv, lane, dov);
-    int stats_row = add(g, stats_head, mulc(g, i, 2));
-    int lse = load_f32(g, stats, stats_row), row_dot = load_f32(g, stats, addc(g, stats_row, 1));
-    int p = fexp(g, fsub(g, fmul(g, lane_dot(g, qv, kv, hd), scale), lse));
-    int ds = fmul(g, p, fsub(g, lane_dot(g, dov, vv, hdv), row_dot));
-    for (int64_t m = 0; m < pq; ++m)
-      next[m] = fadd(g, args[m], fmul(g, fmul(g, ds, qv[m]), scale));
-    for (int64_t m = 0; m < pv; ++m)
-      next[pq + m] = fadd(g, args[pq + m], fmul(g, p, dov[m]));
-    for_end(g, n, next, f32_types);
-    lane_row_store(g, dk, mulc(g, key, hd), hd, lane, results);
-    lane_row_store(g, dv, mulc(g, key, hdv), hdv, lane, results + pq);
+    row_loop(g, causal ? j : zero, ci64(g, tq), n, init, results, attention_dkv_step, &r);
+    lane_row_store(g, dk, mulc(g, key, hd), hd, r.lane, results);
+    lane_row_store(g, dv, mulc(g, key, hdv), hdv, r.lane, results + pq);
     attention_row_end(g);
   }
   when_end(g);

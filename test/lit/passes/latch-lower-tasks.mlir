@@ -313,14 +313,26 @@ func.func @rope(%x: tensor<2x9x3x8xf32>) -> tensor<2x9x3x8xf32> {
 // CHECK: %[[INSIDE:.*]] = arith.cmpi slt, %[[I]], %c20_i64 : i64
 // CHECK: scf.if %[[INSIDE]] {
 // CHECK: %[[KEYS:.*]] = arith.addi %[[I]], %c1_i64 : i64
-// CHECK: %[[ML:.*]]:3 = scf.for %{{.*}} = %c0_i64 to %[[KEYS]] step %c1_i64 iter_args(%[[M:.*]] = %cst{{.*}}, %[[L:.*]] = %cst{{.*}}, %{{.*}} = %cst{{.*}}) -> (f32, f32, f32) : i64 {
+// Two keys per iteration up to the even count, then the odd key (row_loop): the same steps in order.
+// CHECK: %[[COUNT:.*]] = arith.subi %[[KEYS]], %c0_i64 : i64
+// CHECK: %[[HALF:.*]] = arith.divui %{{.*}}, %c2_i64 : i64
+// CHECK: %[[EVEN:.*]] = arith.muli %[[HALF]], %c2_i64 : i64
+// CHECK: %[[PAIRS_END:.*]] = arith.addi %c0_i64, %[[EVEN]] : i64
+// CHECK: %[[ML:.*]]:3 = scf.for %[[J:.*]] = %c0_i64 to %[[PAIRS_END]] step %c2_i64 iter_args(%[[M:.*]] = %cst{{.*}}, %[[L:.*]] = %cst{{.*}}, %{{.*}} = %cst{{.*}}) -> (f32, f32, f32) : i64 {
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
-// CHECK: %[[MNEW:.*]] = arith.maximumf %[[M]], %{{.*}} : f32
+// CHECK: %[[M1:.*]] = arith.maximumf %[[M]], %{{.*}} : f32
 // CHECK: math.exp
 // CHECK: math.exp
-// CHECK: scf.yield %[[MNEW]], %{{.*}}, %{{.*}} : f32, f32, f32
-// CHECK: arith.divf %[[ML]]#2, %[[ML]]#1 : f32
+// CHECK: arith.addi %[[J]], %c1_i64 : i64
+// CHECK: %[[M2:.*]] = arith.maximumf %[[M1]], %{{.*}} : f32
+// CHECK: scf.yield %[[M2]], %{{.*}}, %{{.*}} : f32, f32, f32
+// CHECK: %[[ODD_LEFT:.*]] = arith.cmpi slt, %[[PAIRS_END]], %[[KEYS]] : i64
+// CHECK: %[[LAST:.*]]:3 = scf.if %[[ODD_LEFT]] -> (f32, f32, f32) {
+// CHECK: arith.maximumf %[[ML]]#0, %{{.*}} : f32
+// CHECK: } else {
+// CHECK: scf.yield %[[ML]]#0, %[[ML]]#1, %[[ML]]#2 : f32, f32, f32
+// CHECK: arith.divf %[[LAST]]#2, %[[LAST]]#1 : f32
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: sym_name = "attention"
 func.func @attention(%q: tensor<2x3x20x8xbf16>, %k: tensor<2x3x20x8xbf16>, %v: tensor<2x3x20x8xbf16>) -> tensor<2x3x20x8xbf16> {
@@ -534,31 +546,51 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 
 // -----
 
-// task.rmsnorm_grad: virtual tiles 0..1 are the 64-row tiles of dx, tile 2 the columns of dw: chunks of
-// 256 rows whose inverse RMS goes to shared memory, four row groups per column each summing its rows in
-// order, and the four partial sums added in group order (a fixed order).
+// task.rmsnorm_grad: virtual tiles 0..9 are the 64-row tiles of dx, tiles 10..12 the dw tiles (one
+// column tile x 3 chunks of 256 rows): the chunk's inverse RMS goes to shared memory, four row groups per
+// column each sum their rows in order, the four group sums are added in group order into the chunk's part
+// (task scratch: @latch_task0_partials, 3 x 16), fenced (release); thread 0 counts the chunk in; the last
+// of the 3 fences (acquire), adds the parts in chunk order into dw and resets the counter.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_0(
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c2_i64 : i64 {
-// CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c2_i64 : i64
+// CHECK: %[[PARTIALS:.*]] = llvm.mlir.addressof @latch_task0_partials : !llvm.ptr<1>
+// CHECK: %[[ARRIVALS:.*]] = llvm.mlir.addressof @latch_task0_arrivals : !llvm.ptr<1>
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c13_i64 step %c13_i64 : i64 {
+// CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c10_i64 : i64
 // CHECK: scf.if %[[ROWS]] {
 // CHECK: math.sqrt
 // CHECK: llvm.store
 // CHECK: } else {
-// CHECK: %[[DW:.*]] = scf.for %{{.*}} = %c0_i64 to %c70_i64 step %c256_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK: %[[DWT:.*]] = arith.subi %[[VT]], %c10_i64 : i64
+// CHECK: %[[CT:.*]] = arith.divui %[[DWT]], %c3_i64 : i64
+// CHECK: %[[CH:.*]] = arith.remui %[[DWT]], %c3_i64 : i64
 // CHECK: nvvm.barrier0
 // CHECK: math.sqrt
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4_i64 iter_args(%{{.*}}) -> (f32) : i64 {
-// CHECK: llvm.store %[[DW]], %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: llvm.getelementptr %[[PARTIALS]]
+// CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK-NEXT: llvm.fence syncscope("device") release
+// CHECK: nvvm.barrier0
+// CHECK: llvm.getelementptr %[[ARRIVALS]][%[[CT]]]
+// CHECK-NEXT: llvm.fence syncscope("device") release
+// CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %{{.*}}, %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
+// CHECK-NEXT: arith.cmpi eq, %[[OLD]], %c2_i32 : i32
+// CHECK: nvvm.barrier0
+// CHECK: llvm.fence syncscope("device") acquire
+// CHECK: %[[DW:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK: llvm.store %[[DW]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: llvm.store %c0_i32, %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK: llvm.mlir.global internal @latch_task0_partials() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<48 x f32>
+// CHECK: llvm.mlir.global internal @latch_task0_arrivals() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<1 x i32>
 // CHECK: sym_name = "rmsnorm_grad"
-func.func @rmsnorm_grad(%x: tensor<70x16xf32>, %w: tensor<16xf32>, %dy: tensor<70x16xf32>) -> (tensor<70x16xf32>, tensor<16xf32>) {
-  %dx, %dw = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.000000e-05 : f64} : (tensor<70x16xf32>, tensor<16xf32>, tensor<70x16xf32>) -> (tensor<70x16xf32>, tensor<16xf32>)
-  return %dx, %dw : tensor<70x16xf32>, tensor<16xf32>
+func.func @rmsnorm_grad(%x: tensor<600x16xf32>, %w: tensor<16xf32>, %dy: tensor<600x16xf32>) -> (tensor<600x16xf32>, tensor<16xf32>) {
+  %dx, %dw = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.000000e-05 : f64} : (tensor<600x16xf32>, tensor<16xf32>, tensor<600x16xf32>) -> (tensor<600x16xf32>, tensor<16xf32>)
+  return %dx, %dw : tensor<600x16xf32>, tensor<16xf32>
 }
 
 // -----
@@ -678,9 +710,11 @@ func.func @grouped_matmul_weight_grad(%x: tensor<20x8xbf16>, %dy: tensor<20x12xb
 // CHECK: func.func @task_0(
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
 // CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c1_i64 : i64 {
-// CHECK: %[[ML:.*]]:2 = scf.for {{.*}} -> (f32, f32) : i64 {
+// CHECK: %[[PAIRS:.*]]:2 = scf.for {{.*}} step %c2_i64 iter_args({{.*}}) -> (f32, f32) : i64 {
 // CHECK: math.exp
 // CHECK: math.exp
+// CHECK: %[[ML:.*]]:2 = scf.if %{{.*}} -> (f32, f32) {
+// CHECK: scf.yield %[[PAIRS]]#0, %[[PAIRS]]#1 : f32, f32
 // CHECK: %[[LOG:.*]] = math.log %[[ML]]#1 : f32
 // CHECK: %[[LSE:.*]] = arith.addf %[[ML]]#0, %[[LOG]] : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
@@ -708,8 +742,11 @@ func.func @stats(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %o: tenso
 // CHECK: math.exp
 // CHECK: } else {
 // CHECK: arith.subi %[[VT]], %c2_i64 : i64
-// CHECK: %[[DKV:.*]]:2 = scf.for %{{.*}} = %[[J:.*]] to %c40_i64 step %c1_i64 iter_args({{.*}}) -> (f32, f32) : i64 {
+// CHECK: %[[PAIRS:.*]]:2 = scf.for %{{.*}} = %[[J:.*]] to %{{.*}} step %c2_i64 iter_args({{.*}}) -> (f32, f32) : i64 {
 // CHECK: math.exp
+// CHECK: math.exp
+// CHECK: %[[ODD:.*]] = arith.cmpi slt, %{{.*}}, %c40_i64 : i64
+// CHECK: %[[DKV:.*]]:2 = scf.if %[[ODD]] -> (f32, f32) {
 // CHECK: llvm.store %[[DKV]]#0
 // CHECK: llvm.store %[[DKV]]#1
 // CHECK: sym_name = "products"
