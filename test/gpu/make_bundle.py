@@ -20,8 +20,8 @@ A program that does not compile is listed in skipped.txt with the first lines of
 Programs too large for latch-interp at bundle time (above INTERP_MAX_PARAMS) can still have a loss100
 reference: test/gpu/references/<name>/losses-fp32.txt, written by `make_bundle.py --build BUILD
 --write-reference NAME` (latch-interp --emulate=fp32 --train-steps 100, about an hour for TinyMoE 2x512
-on 2 cores) together with program.sha256, the hash of the program.mlir it ran. The bundle copies it into
-expected/ only while program.mlir still has that hash; otherwise the loss100 check reports the
+on 2 cores) together with program.sha256: the hash of the program.mlir it ran and the run arguments. The
+bundle copies it into expected/ only while both are unchanged; otherwise the loss100 check reports the
 reference missing.
 
 Usage: make_bundle.py --build BUILD --out OUT [--only NAME,...]
@@ -276,7 +276,7 @@ def bundle_program(p, build, out, skipped, compile_program=True):
 
     # References.
     if params > INTERP_MAX_PARAMS and "loss100" in p["checks"]:
-        copy_cached_reference(p["name"], pdir)
+        copy_cached_reference(p, pdir)
     if params <= INTERP_MAX_PARAMS:
         meta["interp_references"] = True
         exp = os.path.join(pdir, "expected")
@@ -313,15 +313,23 @@ def sha256_of(path):
     return hashlib.sha256(open(path, "rb").read()).hexdigest()
 
 
-def copy_cached_reference(name, pdir):
-    """expected/losses-fp32.txt from test/gpu/references/<name>/ when it was made from this program.mlir."""
+def reference_stamp(p, pdir):
+    """What a cached reference depends on: program.mlir's hash and the run arguments of programs.txt."""
+    return f"{sha256_of(os.path.join(pdir, 'program.mlir'))}  program.mlir\nargs: {' '.join(p['args'])}\n"
+
+
+def copy_cached_reference(p, pdir):
+    """expected/losses-fp32.txt from test/gpu/references/<name>/ when it was made from this program.mlir
+    with these run arguments."""
+    name = p["name"]
     ref = os.path.join(REFERENCES, name)
     losses, stamp = os.path.join(ref, "losses-fp32.txt"), os.path.join(ref, "program.sha256")
     if not (os.path.exists(losses) and os.path.exists(stamp)):
         log(f"  {name}: no cached loss100 reference (make_bundle.py --write-reference {name})")
         return
-    if open(stamp).read().split()[0] != sha256_of(os.path.join(pdir, "program.mlir")):
-        log(f"  {name}: the cached loss100 reference is stale (program.mlir changed); not bundled")
+    if open(stamp).read() != reference_stamp(p, pdir):
+        log(f"  {name}: the cached loss100 reference is stale (program.mlir or the run arguments changed); "
+            "not bundled")
         return
     os.makedirs(os.path.join(pdir, "expected"), exist_ok=True)
     shutil.copy(losses, os.path.join(pdir, "expected", "losses-fp32.txt"))
@@ -352,7 +360,7 @@ def write_reference(name, build):
     with open(os.path.join(ref, "losses-fp32.txt"), "w") as f:
         f.write(r.stdout)
     with open(os.path.join(ref, "program.sha256"), "w") as f:
-        f.write(sha256_of(os.path.join(pdir, "program.mlir")) + "  program.mlir\n")
+        f.write(reference_stamp(p, pdir))
     log(f"write-reference {name}: wrote {ref}")
 
 
