@@ -692,16 +692,20 @@ static int shared_address(gen *g, int index) {
   return r;
 }
 
-static int shared_load(gen *g, int index) {
+/* Word `index` of @latch_smem as `type` (f32, or i32 for packed bf16 pairs). */
+static int shared_load_as(gen *g, int index, const char *type) {
   int address = shared_address(g, index), r = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<3> -> f32", r, address);
+  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<3> -> %s", r, address, type);
   return r;
 }
 
-static void shared_store(gen *g, int index, int value) {
+static void shared_store_as(gen *g, int index, int value, const char *type) {
   int address = shared_address(g, index);
-  ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<3>", value, address);
+  ln(g, "llvm.store %%v%d, %%v%d : %s, !llvm.ptr<3>", value, address, type);
 }
+
+static int shared_load(gen *g, int index) { return shared_load_as(g, index, "f32"); }
+static void shared_store(gen *g, int index, int value) { shared_store_as(g, index, value, "f32"); }
 
 static void sync_threads(gen *g) { ln(g, "nvvm.barrier0"); }
 
@@ -742,6 +746,30 @@ static int scratch_load_f32(gen *g, int address) {
   ln(g, "%%v%d = llvm.load %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32",
      r, address);
   return r;
+}
+
+/* Once the tile's partials are stored (each storing thread fenced them, or thread 0 stored them): thread 0
+ * counts the tile in at `counter` (arrive); the i1 "this tile arrived last" reaches every thread of the
+ * CTA through shared word `flag`, and every thread of the last tile fences (acquire) before it reads the
+ * other tiles' partials. */
+static int arrived_last(gen *g, int counter, int64_t count, int flag) {
+  sync_threads(g);
+  when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
+  int is_last = cmpi(g, "eq", arrive(g, counter), ci32(g, (int32_t)(count - 1)), "i32");
+  shared_store(g, flag, sel(g, is_last, cf32(g, 1.0), cf32(g, 0.0), "f32"));
+  when_end(g);
+  sync_threads(g);
+  int last = cmpf(g, "one", shared_load(g, flag), cf32(g, 0.0), "f32");
+  when_begin(g, last);
+  ln(g, "llvm.fence syncscope(\"device\") acquire");
+  when_end(g);
+  return last;
+}
+
+/* The last tile resets the counter for the next update. */
+static void reset_arrivals(gen *g, int counter) {
+  ln(g, "llvm.store %%v%d, %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>",
+     ci32(g, 0), counter);
 }
 
 /* An f32 loaded only where `valid` holds (0 elsewhere), so that no address outside a tensor is read. */
@@ -959,17 +987,6 @@ static bool product_uses_mma(const product_operand *a, const product_operand *b)
   return a->t->dt == DT_BF16 && b->t->dt == DT_BF16;
 }
 
-static int shared_load_i32(gen *g, int index) {
-  int address = shared_address(g, index), r = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<3> -> i32", r, address);
-  return r;
-}
-
-static void shared_store_i32(gen *g, int index, int value) {
-  int address = shared_address(g, index);
-  ln(g, "llvm.store %%v%d, %%v%d : i32, !llvm.ptr<3>", value, address);
-}
-
 /* The 16 bits of bf16 element `index` of t, zero-extended to i32; 0 where `valid` is false. */
 static int load_bf16_bits_if(gen *g, const tensor_ref *t, int valid, int index) {
   const char *i32[1] = {"i32"};
@@ -1000,7 +1017,7 @@ static void product_stage_pairs(gen *g, const product_operand *side, int i0, int
     int high = load_bf16_bits_if(g, side->t, op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, 1), hi, "i64"), "i1"),
                                  addc(g, index, side->k_stride));
     int word = op2(g, "arith.ori", low, op2(g, "arith.shli", high, ci32(g, 16), "i32"), "i32");
-    shared_store_i32(g, addc(g, add(g, mulc(g, ii, MMA_ROW_WORDS), kp), offset), word);
+    shared_store_as(g, addc(g, add(g, mulc(g, ii, MMA_ROW_WORDS), kp), offset), word, "i32");
   }
 }
 
@@ -1033,13 +1050,13 @@ static void product_accumulate_mma(gen *g, const product_operand *a, const produ
     for (int nt = 0; nt < 4; ++nt)
       for (int r = 0; r < 2; ++r) {
         int col = add(g, add(g, w.col, w.g), ci64(g, 8 * nt));
-        bf[nt][r] = shared_load_i32(g, addc(g, add(g, mulc(g, col, MMA_ROW_WORDS), addc(g, w.t, words + 4 * r)),
-                                            MMA_B_OFFSET));
+        bf[nt][r] = shared_load_as(g, addc(g, add(g, mulc(g, col, MMA_ROW_WORDS), addc(g, w.t, words + 4 * r)),
+                                           MMA_B_OFFSET), "i32");
       }
     for (int mt = 0; mt < 4; ++mt) {
       for (int r = 0; r < 4; ++r) {
         int row = add(g, add(g, w.row, w.g), ci64(g, 16 * mt + (r & 1 ? 8 : 0)));
-        af[r] = shared_load_i32(g, add(g, mulc(g, row, MMA_ROW_WORDS), addc(g, w.t, words + (r & 2 ? 4 : 0))));
+        af[r] = shared_load_as(g, add(g, mulc(g, row, MMA_ROW_WORDS), addc(g, w.t, words + (r & 2 ? 4 : 0))), "i32");
       }
       for (int nt = 0; nt < 4; ++nt) {
         int *c = &next[(mt * 4 + nt) * 4], d = fresh(g);
@@ -1506,24 +1523,16 @@ static void gen_cross_entropy(gen *g, task_io *io) {
   shared_store(g, warp, total);
   when_end(g);
   sync_threads(g);
-  int flag = addc(g, zero, WARPS); /* shared slot of the "arrived last" flag */
   when_begin(g, cmpi(g, "eq", g->tid, zero, "i64"));
   {
     int sum_acc, sum_total;
     int w = loop1_begin(g, zero, warps, ci64(g, 1), cf32(g, 0.0), "f32", &sum_acc, &sum_total);
     loop1_end(g, fadd(g, sum_acc, shared_load(g, w)), "f32");
     ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", sum_total, scratch_address(g, partials, vt, "f32"));
-    int old = arrive(g, arrivals);
-    int is_last = cmpi(g, "eq", old, ci32(g, (int32_t)(count - 1)), "i32");
-    when_begin(g, is_last);
-    ln(g, "llvm.fence syncscope(\"device\") acquire");
-    when_end(g);
-    shared_store(g, flag, sel(g, is_last, cf32(g, 1.0), cf32(g, 0.0), "f32"));
   }
   when_end(g);
-  sync_threads(g);
-  int arrived_last = cmpf(g, "one", shared_load(g, flag), cf32(g, 0.0), "f32");
-  when_begin(g, op2(g, "arith.andi", arrived_last, cmpi(g, "eq", warp, zero, "i64"), "i1"));
+  int finishing = arrived_last(g, arrivals, count, ci64(g, WARPS));
+  when_begin(g, op2(g, "arith.andi", finishing, cmpi(g, "eq", warp, zero, "i64"), "i1"));
   {
     int part_acc, part;
     int t = loop1_begin(g, lane, ci64(g, count), ci64(g, 32), cf32(g, 0.0), "f32", &part_acc, &part);
@@ -1531,8 +1540,7 @@ static void gen_cross_entropy(gen *g, task_io *io) {
     int all = warp_combine(g, "arith.addf", part);
     when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
     store_f32(g, loss, zero, fdiv(g, all, cf32(g, (double)n)));
-    ln(g, "llvm.store %%v%d, %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>",
-       ci32(g, 0), scratch_address(g, arrivals, zero, "i32"));
+    reset_arrivals(g, scratch_address(g, arrivals, zero, "i32"));
     when_end(g);
   }
   when_end(g);
@@ -1648,20 +1656,10 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
       ln(g, "llvm.fence syncscope(\"device\") release");
     }
     when_end(g);
-    sync_threads(g);
-    int flag = ci64(g, NORM_DW_CHUNK + CTA_THREADS); /* shared slot of the "arrived last" flag */
-    when_begin(g, cmpi(g, "eq", g->tid, zero, "i64"));
+    int counter = scratch_address(g, arrivals, ct, "i32");
+    int finishing = arrived_last(g, counter, chunks, ci64(g, NORM_DW_CHUNK + CTA_THREADS));
+    when_begin(g, op2(g, "arith.andi", finishing, first_group, "i1"));
     {
-      int old = arrive(g, scratch_address(g, arrivals, ct, "i32"));
-      int is_last = cmpi(g, "eq", old, ci32(g, (int32_t)(chunks - 1)), "i32");
-      shared_store(g, flag, sel(g, is_last, cf32(g, 1.0), cf32(g, 0.0), "f32"));
-    }
-    when_end(g);
-    sync_threads(g);
-    int arrived_last = cmpf(g, "one", shared_load(g, flag), cf32(g, 0.0), "f32");
-    when_begin(g, op2(g, "arith.andi", arrived_last, first_group, "i1"));
-    {
-      ln(g, "llvm.fence syncscope(\"device\") acquire");
       int acc, total;
       int c = loop1_begin(g, zero, ci64(g, chunks), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
       loop1_end(g, fadd(g, acc, scratch_load_f32(g, scratch_address(g, partials, add(g, mulc(g, c, d), column), "f32"))),
@@ -1669,9 +1667,8 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
       store_f32(g, dw, column, total);
     }
     when_end(g);
-    when_begin(g, op2(g, "arith.andi", arrived_last, cmpi(g, "eq", g->tid, zero, "i64"), "i1"));
-    ln(g, "llvm.store %%v%d, %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>",
-       ci32(g, 0), scratch_address(g, arrivals, ct, "i32"));
+    when_begin(g, op2(g, "arith.andi", finishing, cmpi(g, "eq", g->tid, zero, "i64"), "i1"));
+    reset_arrivals(g, counter);
     when_end(g);
   }
   when_end(g);

@@ -235,12 +235,14 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 // CHECK: %[[TILE_SUM:.*]] = scf.for {{.*}} -> (f32) : i64 {
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK: llvm.store %[[TILE_SUM]], %{{.*}} : f32, !llvm.ptr<1>
-// CHECK-NEXT: llvm.fence syncscope("device") release
+// CHECK: nvvm.barrier0
+// CHECK: llvm.fence syncscope("device") release
 // CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[ARRIVALS]], %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
 // CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[OLD]], %c1_i32 : i32
-// CHECK-NEXT: scf.if %[[LAST]] {
-// CHECK-NEXT: llvm.fence syncscope("device") acquire
 // CHECK: nvvm.barrier0
+// CHECK: %[[FINISHING:.*]] = arith.cmpf one
+// CHECK-NEXT: scf.if %[[FINISHING]] {
+// CHECK-NEXT: llvm.fence syncscope("device") acquire
 // CHECK: scf.for {{.*}} -> (f32) : i64 {
 // CHECK: llvm.getelementptr %[[PARTIALS]]
 // CHECK-NEXT: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32
@@ -574,10 +576,10 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // CHECK: llvm.getelementptr %[[PARTIALS]]
 // CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK-NEXT: llvm.fence syncscope("device") release
+// CHECK: %[[COUNTER:.*]] = llvm.getelementptr %[[ARRIVALS]][%[[CT]]]
 // CHECK: nvvm.barrier0
-// CHECK: llvm.getelementptr %[[ARRIVALS]][%[[CT]]]
-// CHECK-NEXT: llvm.fence syncscope("device") release
-// CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %{{.*}}, %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
+// CHECK: llvm.fence syncscope("device") release
+// CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[COUNTER]], %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
 // CHECK-NEXT: arith.cmpi eq, %[[OLD]], %c2_i32 : i32
 // CHECK: nvvm.barrier0
 // CHECK: llvm.fence syncscope("device") acquire
