@@ -2,7 +2,8 @@
 # bench/prepare.sh - on the build machine: makes the GPU bundle for bench/run.sh in .bundle/ (the ignored
 # folder that the device tool carries): `make gpu-bundle`, a copy of it, bench/ added, and
 # bench/build-times.json: the wall time of latch-opt (latch-compile to PTX) for TinyMoE at 2x1024 and
-# 32x1024, the "build" figure of the benchmark's Latch rows.
+# 32x1024, the "build" figure of the benchmark's Latch rows; and bench/kernels/*.mlir compiled for
+# bench/kernels.py.
 #   bench/prepare.sh [BUILD_DIR]      (default build)
 set -eu
 cd "$(dirname "$0")/.."
@@ -11,7 +12,13 @@ make gpu-bundle
 rm -rf .bundle
 cp -r "$build/gpu-bundle" .bundle
 mkdir -p .bundle/bench
-cp bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/run.sh .bundle/bench/
+cp bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/run.sh bench/kernels.py .bundle/bench/
+# The standalone kernels of bench/kernels.py, with the GPU checks' forward pipeline.
+mkdir -p .bundle/bench/kernels
+for src in bench/kernels/*.mlir; do
+  name=$(basename "$src" .mlir)
+  "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name.ptx" --emit=ptx --pass-pipeline='builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals)'
+done
 python3 - "$build" <<'PY'
 import json, subprocess, sys, tempfile, time
 build, times = sys.argv[1], {}
