@@ -16,14 +16,14 @@
  *   elements of elementwise work, copies and row gathers, 64 interleaved query rows of one (batch, head)
  *   for attention and its split gradient (attention_row_begin), one (batch, head, 128 queries) block of
  *   the unsplit attention_grad, (g, 128 x 128 of K x N) of grouped_matmul_weight_grad, 256 positions of
- *   bucket); tile t of
- *   the T tiles the task is launched with (its `tiles` attribute) runs virtual tiles t, t + T, t + 2T, ...
- *   So any T >= 1 computes everything, and T = the rule's count runs one virtual tile per tile. Where
- *   outputs do not follow the rule, the template says how it splits them: a reduction spreads its outputs
- *   over the row tiles of its input, rmsnorm_grad adds tiles of dw columns, attention_grad covers the key
- *   blocks too, attention_grad_from_stats adds key-row tiles after its query-row tiles, and cross_entropy's
- *   row tiles meet in task scratch (task_scratch: partials and an arrival counter, combined in a fixed
- *   order by the tile that arrives last).
+ *   bucket); tile t of the T tiles the task is launched with (its `tiles` attribute) runs virtual tiles
+ *   t, t + T, t + 2T, ... So any T >= 1 computes everything, and T = the rule's count runs one virtual
+ *   tile per tile. Where outputs do not follow the rule, the template says how it splits them: a
+ *   reduction spreads its outputs over the row tiles of its input, rmsnorm_grad adds (64 columns, 256
+ *   rows) tiles of dw, attention_grad covers the key blocks too, attention_grad_from_stats adds key-row
+ *   tiles after its query-row tiles; the tiles of cross_entropy and of rmsnorm_grad's dw meet in task
+ *   scratch (task_scratch: partials and an arrival counter, combined in a fixed order by the tile that
+ *   arrives last).
  * - Threads: inside a virtual tile the CTA's threads (or warps, for long rows) walk its units; the tiled
  *   products give each thread an 8 x 8 block of outputs (on tensor cores when both operands are bf16:
  *   mma.sync, 4 x 4 tiles of 16 x 8 per warp). Shared memory (@latch_smem) and CTA barriers
@@ -1120,10 +1120,11 @@ static void product_accumulate(gen *g, const product_operand *a, const product_o
   for_end(g, PRODUCT_ACCUMULATORS, step_out, f32_types);
 }
 
-/* Stores each accumulator (row, col) inside rows x cols to out[out_base + row * cols + col]. */
-static void product_store(gen *g, bool mma, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
-                          int64_t cols, const int *acc) {
-  if (mma) {
+/* Stores each accumulator (row, col) inside rows x cols to out[out_base + row * cols + col], in the layout
+ * that product_accumulate gave the operands a and b. */
+static void product_store(gen *g, const product_operand *a, const product_operand *b, const tensor_ref *out,
+                          int out_base, int row0, int col0, int64_t rows, int64_t cols, const int *acc) {
+  if (product_uses_mma(a, b)) {
     product_store_mma(g, out, out_base, row0, col0, rows, cols, acc);
     return;
   }
@@ -1205,7 +1206,7 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
   product_accumulate(g, &pa, &pb, row0, col0, ci64(g, 0), ci64(g, k), zero, acc);
-  product_store(g, product_uses_mma(&pa, &pb), c, ci64(g, 0), row0, col0, rows, n, acc);
+  product_store(g, &pa, &pb, c, ci64(g, 0), row0, col0, rows, n, acc);
   loop_end(g);
 }
 
@@ -1252,7 +1253,7 @@ static void gen_grouped_matmul(gen *g, task_io *io) {
                         .i_stride = 1, .k_stride = n};
   product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), ci64(g, k), carried, summed);
   for_end(g, PRODUCT_ACCUMULATORS, summed, f32_types);
-  product_store(g, product_uses_mma(&px, &pw), y, ci64(g, 0), row0, col0, rows, n, acc);
+  product_store(g, &px, &pw, y, ci64(g, 0), row0, col0, rows, n, acc);
   loop_end(g);
 }
 
@@ -1274,7 +1275,7 @@ static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
   product_accumulate(g, &px, &pd, row0, col0, begin, end, zero, acc);
-  product_store(g, product_uses_mma(&px, &pd), dw, mulc(g, group, k * n), row0, col0, k, n, acc);
+  product_store(g, &px, &pd, dw, mulc(g, group, k * n), row0, col0, k, n, acc);
   loop_end(g);
 }
 
