@@ -416,6 +416,16 @@ def check_loss100(table, meta, pdir):
               f"worst at update {worst_k}: gpu {gpu.get(worst_k, math.nan):.6f} ref {refs['fp32'][worst_k]:.6f}")
     table.add(name, "loss100", "loss first -> last (gpu)", f"{gpu.get(1, math.nan):.4f}->{gpu.get(n, math.nan):.4f}",
               "", "INFO", f"interp fp32 {refs['fp32'][1]:.4f}->{refs['fp32'][n]:.4f}")
+    # The curves themselves: a few points in the table, every update in out/<name>/loss100/curves.txt.
+    points = sorted({k for k in (n // 10, n // 4, n // 2, 3 * n // 4, worst_k, n) if 1 <= k <= n})
+    table.add(name, "loss100", "gpu / interp fp32 at updates " + ",".join(map(str, points)),
+              " ".join(f"{gpu.get(k, math.nan):.3f}/{refs['fp32'][k]:.3f}" for k in points), "", "INFO",
+              "every update: out/" + name + "/loss100/curves.txt")
+    out = fresh(name, "loss100")
+    with open(os.path.join(out, "curves.txt"), "w") as f:
+        f.write("update gpu interp_fp32\n")
+        for k in range(1, n + 1):
+            f.write(f"{k} {gpu.get(k, math.nan):.7g} {refs['fp32'][k]:.7g}\n")
     for e in [e for e in ("bf16", "fp64") if e in refs]:
         d = max(abs(gpu.get(k, math.nan) - refs[e][k]) / abs(refs[e][k]) for k in range(1, n + 1))
         table.add(name, "loss100", f"max rel diff vs interp {e} (info)", fmt(d), "", "INFO")
