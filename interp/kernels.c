@@ -880,9 +880,10 @@ static bool check_attention_grad_shapes(const latch_tensor *q, const latch_tenso
   return true;
 }
 
-/* stats[bh, i] = (L, D): L = log sum_j exp(S[i, j]) over the unmasked keys (max-shifted), D = do[i] . o[i]. */
+/* stats[bh, i] = (L, D): L = log sum_j exp(S[i, j]) over the unmasked keys (max-shifted), D = do[i] . o[i].
+ * `scores` holds one row of S (Tk values). */
 static void attention_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *o,
-                            const latch_tensor *d_o, bool causal, double scale, double *stats) {
+                            const latch_tensor *d_o, bool causal, double scale, double *scores, double *stats) {
   int64_t bhs = q->shape[0] * q->shape[1], tq = q->shape[2], hd = q->shape[3], tk = k->shape[2];
   int64_t hdv = d_o->shape[3];
   for (int64_t bh = 0; bh < bhs; ++bh) {
@@ -895,15 +896,12 @@ static void attention_stats(const latch_tensor *q, const latch_tensor *k, const 
         double dot = 0.0;
         for (int64_t c = 0; c < hd; ++c)
           dot += qs[i * hd + c] * ks[j * hd + c];
-        max = max_propagating(max, dot * scale);
+        scores[j] = dot * scale;
+        max = max_propagating(max, scores[j]);
       }
       double sum = 0.0;
-      for (int64_t j = 0; j < keys; ++j) {
-        double dot = 0.0;
-        for (int64_t c = 0; c < hd; ++c)
-          dot += qs[i * hd + c] * ks[j * hd + c];
-        sum += exp(dot * scale - max);
-      }
+      for (int64_t j = 0; j < keys; ++j)
+        sum += exp(scores[j] - max);
       double row_dot = 0.0;
       for (int64_t c = 0; c < hdv; ++c)
         row_dot += dos[i * hdv + c] * os[i * hdv + c];
@@ -958,10 +956,11 @@ bool latch_kernel_attention_grad(const latch_tensor *q, const latch_tensor *k, c
       !need_same_shape(q, "q", dq, "dq", error, error_size) || !need_same_shape(k, "k", dk, "dk", error, error_size) ||
       !need_same_shape(v, "v", dv, "dv", error, error_size))
     return false;
-  double *stats = malloc((size_t)(q->count / q->shape[3] * 2 + 1) * sizeof(double));
+  size_t rows = (size_t)(q->count / q->shape[3]);
+  double *stats = malloc((rows * 2 + (size_t)k->shape[2] + 1) * sizeof(double));
   if (!stats)
     return fail(error, error_size, "out of memory");
-  attention_stats(q, k, o, d_o, causal, scale, stats);
+  attention_stats(q, k, o, d_o, causal, scale, stats + rows * 2, stats);
   attention_grad_from_stats(q, k, v, d_o, stats, causal, scale, dq, dk, dv);
   free(stats);
   return true;
@@ -972,7 +971,11 @@ bool latch_kernel_attention_stats(const latch_tensor *q, const latch_tensor *k, 
                                   char *error, size_t error_size) {
   if (!check_attention_grad_shapes(q, k, NULL, o, d_o, stats, causal, error, error_size))
     return false;
-  attention_stats(q, k, o, d_o, causal, scale, stats->f);
+  double *scores = malloc((size_t)(k->shape[2] + 1) * sizeof(double));
+  if (!scores)
+    return fail(error, error_size, "out of memory");
+  attention_stats(q, k, o, d_o, causal, scale, scores, stats->f);
+  free(scores);
   return true;
 }
 

@@ -326,14 +326,10 @@ static bool process(MlirContext context, const options *opts, MlirOpPrintingFlag
     if (!ok && sink.error_count == 0)
       mlirEmitError(mlirOperationGetLocation(top), "the pass pipeline failed without a diagnostic");
     double emit_seconds[3] = {0, 0, 0};
-    if (ok && opts->emit) {
+    if (ok && opts->emit)
       ok = emit(opts, top, output, emit_seconds);
-      if (ok && opts->stats)
-        ok = write_stats(opts->stats, &stats, top, emit_seconds);
-    } else if (ok) {
-      if (opts->stats)
-        ok = write_stats(opts->stats, &stats, top, NULL);
-    }
+    if (ok && opts->stats)
+      ok = write_stats(opts->stats, &stats, top, opts->emit ? emit_seconds : NULL);
     if (ok && !opts->emit) {
       mlirOperationPrintWithFlags(top, flags, latch_print_to_file, output);
       fputc('\n', output);

@@ -348,8 +348,7 @@ def write_reference(name, build):
     bundle_program(p, build, scratch, [], compile_program=False)
     pdir = os.path.join(scratch, "programs", name)
     meta = json.load(open(os.path.join(pdir, "program.json")))
-    tools = {t: os.path.join(build, t) for t in ("latch-interp",)}
-    cmd = [tools["latch-interp"], "program.mlir", "--entry", p["entry"]] + meta["run_args"] + \
+    cmd = [os.path.join(build, "latch-interp"), "program.mlir", "--entry", p["entry"]] + meta["run_args"] + \
           ["--train-steps", str(LOSS_UPDATES), "--emulate=fp32"]
     log(f"write-reference {name}: {' '.join(cmd)} (in {pdir})")
     r = run(cmd, cwd=pdir)
