@@ -5,10 +5,14 @@
  *
  * How: each function is generated as MLIR text of upstream dialects (func, arith, math, scf, llvm for
  * pointers, loads and stores on !llvm.ptr<1>, nvvm for thread registers, gpu.shuffle) from the C templates
- * below, parsed in the pass's context inside a scratch gpu.module and moved into gpu.module @latch. A
- * task.map body is cloned through the C API into `func.func private @map_body_<N>` (its gpu.yield becomes
- * func.return; scalar constants it uses from above are cloned in), which the task function calls once
- * per element; LLVM inlines it.
+ * below, parsed in the pass's context inside a scratch gpu.module and moved into gpu.module @latch. The
+ * template writes the tile body, `@task_body_<M>(%tile, pointers...)`, which takes the base pointer of
+ * every tensor (and task-scratch global) as an argument; @task_<N> computes them and calls it. A body whose
+ * text an earlier task already wrote is not written again (tasks that differ only in their places share
+ * it), and it stays out of line (noinline): that is what keeps LLVM and ptxas fast. A task.map body is
+ * cloned through the C API into `func.func private @map_body_<M>` (its gpu.yield becomes func.return;
+ * scalar constants it uses from above are cloned in; identical bodies shared the same way), which the
+ * tile body calls once per element; LLVM inlines it.
  *
  * The rules every template follows:
  * - Tiles: the task is cut into "virtual tiles" by the rule of latch_task_tile_count without its clamp
@@ -81,6 +85,10 @@ typedef struct lowerer {
   bool schedule_ready;
   latch_ptrmap binds; /* value -> its arena.bind op */
   MlirSymbolTable symbols; /* of gpu.module @latch as the pass found it */
+  /* Functions shared between tasks: the tile bodies (@task_body_<N>) and the map bodies (@map_body_<N>)
+   * written so far, keyed by their text without their name. */
+  struct shared_function *shared;
+  size_t shared_count, shared_capacity;
   int errors;
 } lowerer;
 
@@ -256,8 +264,18 @@ typedef struct gen_constant {
   int id;
 } gen_constant;
 
-/* One device function being written: values are %v<id>; the function's own arguments are %tile and
- * %args. Constants collect in `entry`, which goes before the body. */
+/* A pointer the tile body takes as an argument (%v<id>): a tensor of the task, or a task-scratch global.
+ * The task's own function computes it and passes it (write_task_function). */
+typedef struct gen_param {
+  int id;
+  const tensor_ref *tensor; /* NULL for a global */
+  char global[MAX_SYMBOL];
+} gen_param;
+
+#define MAX_PARAMS (LATCH_MAP_MAX_INPUTS + 1 + LATCH_MAP_MAX_OUTPUTS + 4)
+
+/* One tile body being written: values are %v<id>; the function's arguments are %tile and the pointers of
+ * `params`. Constants collect in `entry`, which goes before the body. */
 typedef struct gen {
   latch_text entry;
   latch_text globals; /* module-level globals of the task (task_scratch) */
@@ -269,8 +287,9 @@ typedef struct gen {
   int next, depth;
   int tile, tid, ntid; /* i64 */
   int index;           /* the task's number (task_<index>) */
-  int arena;           /* the arena base pointer, -1 until needed */
   int shared;          /* the base pointer of @latch_smem, -1 until needed */
+  gen_param params[MAX_PARAMS];
+  int param_count;
   int64_t tiles;       /* the tiles the task is launched with */
   bool failed;
 } gen;
@@ -507,37 +526,22 @@ static void when_end(gen *g) { if_end(g, 0, NULL, NULL); }
 
 /* ---- memory -------------------------------------------------------------------------------------------- */
 
-/* args[0], the arena base (docs/device-abi.md "The argument block"). */
-static int arena_base(gen *g) {
-  if (g->arena < 0) {
-    int word = fresh(g);
-    g->arena = fresh(g);
-    ln(g, "%%v%d = llvm.load %%args {alignment = 8 : i64} : !llvm.ptr<1> -> i64", word);
-    ln(g, "%%v%d = llvm.inttoptr %%v%d : i64 to !llvm.ptr<1>", g->arena, word);
+/* A pointer argument of the tile body (at most MAX_PARAMS: every task has fewer tensors and globals). */
+static int add_param(gen *g, const tensor_ref *tensor, const char *global) {
+  if (g->param_count == MAX_PARAMS) {
+    g->failed = true;
+    return 0;
   }
-  return g->arena;
+  gen_param *p = &g->params[g->param_count++];
+  p->id = fresh(g);
+  p->tensor = tensor;
+  snprintf(p->global, sizeof(p->global), "%s", global ? global : "");
+  return p->id;
 }
 
-/* Emits the base pointer of `t` (at function entry, so that it dominates every use). */
-static void prepare(gen *g, tensor_ref *t) {
-  if (t->kind == PLACE_CONST) {
-    t->ptr = -1;
-    return;
-  }
-  if (t->kind == PLACE_ARG) {
-    int slot = fresh(g), word = fresh(g);
-    t->ptr = fresh(g);
-    ln(g, "%%v%d = llvm.getelementptr %%args[%lld] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64", slot,
-       (long long)(ARG_FIRST_BUFFER + t->where));
-    ln(g, "%%v%d = llvm.load %%v%d {alignment = 8 : i64} : !llvm.ptr<1> -> i64", word, slot);
-    ln(g, "%%v%d = llvm.inttoptr %%v%d : i64 to !llvm.ptr<1>", t->ptr, word);
-    return;
-  }
-  int base = arena_base(g);
-  int offset = ci64(g, t->where);
-  t->ptr = fresh(g);
-  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8", t->ptr, base, offset);
-}
+/* The base pointer of `t`: an argument of the tile body, so that tasks that differ only in where their
+ * tensors live share one body. */
+static void prepare(gen *g, tensor_ref *t) { t->ptr = t->kind == PLACE_CONST ? -1 : add_param(g, t, NULL); }
 
 static int element_address(gen *g, const tensor_ref *t, int index) {
   int r = fresh(g);
@@ -716,14 +720,14 @@ static void sync_threads(gen *g) { ln(g, "nvvm.barrier0"); }
  * the partials in index order (so the bits do not depend on which tile was last) and resets the counter
  * for the next update. The counter is control only: no value is accumulated atomically. */
 static int task_scratch(gen *g, const char *what, int64_t count, const char *type) {
-  int r = fresh(g);
   latch_text_put(&g->globals,
                  "  llvm.mlir.global internal @latch_task%d_%s() {addr_space = 1 : i32, alignment = 16 : i64} : "
                  "!llvm.array<%lld x %s> {\n"
                  "    %%z = llvm.mlir.zero : !llvm.array<%lld x %s>\n    llvm.return %%z : !llvm.array<%lld x %s>\n  }\n",
                  g->index, what, (long long)count, type, (long long)count, type, (long long)count, type);
-  latch_text_put(&g->entry, "    %%v%d = llvm.mlir.addressof @latch_task%d_%s : !llvm.ptr<1>\n", r, g->index, what);
-  return r;
+  char global[MAX_SYMBOL];
+  snprintf(global, sizeof(global), "latch_task%d_%s", g->index, what);
+  return add_param(g, NULL, global);
 }
 
 static int scratch_address(gen *g, int base, int index, const char *type) {
@@ -792,7 +796,8 @@ typedef struct task_io {
   tensor_ref in[LATCH_MAP_MAX_INPUTS + 1];
   tensor_ref out[LATCH_MAP_MAX_OUTPUTS];
   int in_count, out_count;
-  int index; /* the task's N */
+  int index;                 /* the task's N */
+  char map_body[MAX_SYMBOL]; /* the function a task.map's tiles call per element */
 } task_io;
 
 /* ---- elementwise: map, convert, transpose, reshape, adamw ---- */
@@ -812,7 +817,7 @@ static void gen_map(gen *g, task_io *io) {
     results[k] = fresh(g);
     latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", results[k]);
   }
-  latch_text_put(g->t, " = func.call @map_body_%d(", io->index);
+  latch_text_put(g->t, " = func.call @%s(", io->map_body);
   for (int k = 0; k < io->in_count; ++k)
     latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", args[k]);
   latch_text_put(g->t, ") : (");
@@ -2781,20 +2786,21 @@ static MlirWalkResult remap_operands(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
-/* `func.func private @map_body_<N>(scalars of the inputs) -> (scalars of the outputs)`: the map's body
- * cloned, its gpu.yield turned into func.return. Appended to gpu.module @latch. */
-static bool build_map_body(lowerer *l, MlirOperation map, const task_io *io, int index) {
+/* `func.func private @map_body(scalars of the inputs) -> (scalars of the outputs)`: the map's body cloned,
+ * its gpu.yield turned into func.return; the caller names and places it (use_map_body). Null after an
+ * error. */
+static MlirOperation build_map_body(lowerer *l, MlirOperation map, const task_io *io) {
   MlirBlock source = latch_map_body(map);
   if (mlirBlockIsNull(source)) {
     report(l, map, "task.map has no body");
-    return false;
+    return (MlirOperation){NULL};
   }
   MlirOperation terminator = mlirBlockGetTerminator(source);
   intptr_t arg_count = mlirBlockGetNumArguments(source);
   if (mlirOperationIsNull(terminator) || !latch_op_is(terminator, "gpu.yield") || arg_count != io->in_count ||
       mlirOperationGetNumOperands(terminator) != io->out_count) {
     report(l, map, "the task.map body must take one scalar per input and end in gpu.yield of one scalar per output");
-    return false;
+    return (MlirOperation){NULL};
   }
   MlirContext context = l->context;
   MlirLocation loc = mlirOperationGetLocation(map);
@@ -2805,20 +2811,21 @@ static bool build_map_body(lowerer *l, MlirOperation map, const task_io *io, int
     arg_locs[i] = loc;
     if (!mlirTypeEqual(arg_types[i], mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(map, i))))) {
       report(l, map, "body argument %d must have the element type of input %d", (int)i, (int)i);
-      return false;
+      return (MlirOperation){NULL};
     }
   }
   for (int r = 0; r < io->out_count; ++r) {
     result_types[r] = mlirValueGetType(mlirOperationGetOperand(terminator, r));
     if (!mlirTypeEqual(result_types[r], mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetResult(map, r))))) {
       report(l, map, "gpu.yield operand %d must have the element type of output %d", r, r);
-      return false;
+      return (MlirOperation){NULL};
     }
   }
 
   body_clone b = {.l = l, .task = map, .map = map, .ok = true};
   if (!latch_ptrmap_initialize(&b.values))
-    return false;
+    return (MlirOperation){NULL};
+  MlirOperation func = {NULL};
   b.target = mlirBlockCreate(arg_count, arg_types, arg_locs);
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, b.target);
@@ -2846,27 +2853,24 @@ static bool build_map_body(lowerer *l, MlirOperation map, const task_io *io, int
     mlirOperationStateAddOperands(&state, io->out_count, returned);
     mlirBlockAppendOwnedOperation(b.target, mlirOperationCreate(&state));
 
-    char name[MAX_SYMBOL];
-    snprintf(name, sizeof(name), "map_body_%d", index);
     MlirType type = mlirFunctionTypeGet(context, arg_count, arg_types, io->out_count, result_types);
     MlirNamedAttribute attrs[3] = {
-        mlirNamedAttributeGet(mlirIdentifierGet(context, str("sym_name")), mlirStringAttrGet(context, str(name))),
+        mlirNamedAttributeGet(mlirIdentifierGet(context, str("sym_name")), mlirStringAttrGet(context, str("map_body"))),
         mlirNamedAttributeGet(mlirIdentifierGet(context, str("function_type")), mlirTypeAttrGet(type)),
         mlirNamedAttributeGet(mlirIdentifierGet(context, str("sym_visibility")), mlirStringAttrGet(context, str("private"))),
     };
     MlirOperationState func_state = mlirOperationStateGet(str("func.func"), loc);
     mlirOperationStateAddAttributes(&func_state, 3, attrs);
     mlirOperationStateAddOwnedRegions(&func_state, 1, &region);
-    MlirOperation func = mlirOperationCreate(&func_state);
-    mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), func);
+    func = mlirOperationCreate(&func_state);
   } else {
     mlirRegionDestroy(region);
   }
   latch_ptrmap_deinitialize(&b.values);
-  return b.ok;
+  return func;
 }
 
-/* ---- one task ---------------------------------------------------------------------------------------- */
+/* ---- placing generated functions -------------------------------------------------------------------- */
 
 static MlirWalkResult relocate(MlirOperation op, void *user_data) {
   mlirOperationSetLocation(op, *(MlirLocation *)user_data);
@@ -2879,7 +2883,146 @@ static bool symbol_taken(lowerer *l, const char *name) {
   return !mlirOperationIsNull(mlirSymbolTableLookup(l->symbols, str(name)));
 }
 
-/* Writes @task_<index> (and @map_body_<index> for a map) into gpu.module @latch and names it on the task. */
+/* ---- functions shared between tasks ----
+ * Most tasks of a model repeat a few templates at other places (every layer's products, norms and maps):
+ * their tile bodies differ only in the pointers they take, so one body serves them all and each task's
+ * own function only computes its pointers and calls it. Keys are the functions' text without the name. */
+
+typedef struct shared_function {
+  char *key;
+  size_t length;
+  uint64_t hash;
+  char name[MAX_SYMBOL];
+} shared_function;
+
+static uint64_t text_hash(const char *data, size_t length) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (size_t i = 0; i < length; ++i)
+    h = (h ^ (unsigned char)data[i]) * 1099511628211ull;
+  return h;
+}
+
+/* The name of the function written before whose key is `key`, or NULL. */
+static const char *shared_lookup(const lowerer *l, const char *key, size_t length) {
+  uint64_t hash = text_hash(key, length);
+  for (size_t i = 0; i < l->shared_count; ++i)
+    if (l->shared[i].hash == hash && l->shared[i].length == length && memcmp(l->shared[i].key, key, length) == 0)
+      return l->shared[i].name;
+  return NULL;
+}
+
+static bool shared_add(lowerer *l, const char *key, size_t length, const char *name) {
+  if (l->shared_count == l->shared_capacity) {
+    size_t capacity = l->shared_capacity ? 2 * l->shared_capacity : 64;
+    shared_function *grown = realloc(l->shared, capacity * sizeof(*grown));
+    if (!grown)
+      return false;
+    l->shared = grown;
+    l->shared_capacity = capacity;
+  }
+  shared_function *f = &l->shared[l->shared_count];
+  f->key = malloc(length + 1);
+  if (!f->key)
+    return false;
+  memcpy(f->key, key, length);
+  f->key[length] = '\0';
+  f->length = length;
+  f->hash = text_hash(key, length);
+  snprintf(f->name, sizeof(f->name), "%s", name);
+  l->shared_count++;
+  return true;
+}
+
+static void print_to_text(MlirStringRef piece, void *user_data) {
+  latch_text_put(user_data, "%.*s", (int)piece.length, piece.data);
+}
+
+/* Names io->map_body: the map's body as a function, the one written for an earlier task when it is the
+ * same text, else a new @map_body_<index> appended to gpu.module @latch. */
+static bool use_map_body(lowerer *l, MlirOperation map, task_io *io, int index) {
+  MlirOperation func = build_map_body(l, map, io);
+  if (mlirOperationIsNull(func))
+    return false;
+  latch_text key = {0};
+  mlirOperationPrint(func, print_to_text, &key);
+  const char *earlier = key.failed ? NULL : shared_lookup(l, key.data, key.length);
+  bool ok = !key.failed;
+  if (earlier) {
+    snprintf(io->map_body, sizeof(io->map_body), "%s", earlier);
+    mlirOperationDestroy(func);
+  } else {
+    snprintf(io->map_body, sizeof(io->map_body), "map_body_%d", index);
+    ok = ok && shared_add(l, key.data, key.length, io->map_body);
+    mlirOperationSetAttributeByName(func, str("sym_name"), mlirStringAttrGet(l->context, str(io->map_body)));
+    mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), func);
+  }
+  latch_text_deinitialize(&key);
+  if (!ok)
+    report(l, map, "out of memory");
+  return ok;
+}
+
+/* `func.func @<function>(%tile: i32, %args: !llvm.ptr<1>)`, the task's entry point: the tile body's
+ * pointers from the argument block (program argument k at args[3 + k], an arena value at args[0] + its
+ * offset) and the task's scratch globals, then the call. */
+static void write_task_function(latch_text *t, const char *function, const char *tile_body, const gen *g) {
+  latch_text_put(t, "  func.func @%s(%%tile: i32, %%args: !llvm.ptr<1>) {\n", function);
+  bool arena = false;
+  for (int k = 0; k < g->param_count; ++k)
+    arena = arena || (g->params[k].tensor && g->params[k].tensor->kind == PLACE_ARENA);
+  if (arena)
+    latch_text_put(t, "    %%base_word = llvm.load %%args {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n"
+                      "    %%base = llvm.inttoptr %%base_word : i64 to !llvm.ptr<1>\n");
+  for (int k = 0; k < g->param_count; ++k) {
+    const gen_param *p = &g->params[k];
+    if (!p->tensor)
+      latch_text_put(t, "    %%p%d = llvm.mlir.addressof @%s : !llvm.ptr<1>\n", k, p->global);
+    else if (p->tensor->kind == PLACE_ARG)
+      latch_text_put(t,
+                     "    %%slot%d = llvm.getelementptr %%args[%lld] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n"
+                     "    %%word%d = llvm.load %%slot%d {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n"
+                     "    %%p%d = llvm.inttoptr %%word%d : i64 to !llvm.ptr<1>\n",
+                     k, (long long)(ARG_FIRST_BUFFER + p->tensor->where), k, k, k, k);
+    else
+      latch_text_put(t,
+                     "    %%offset%d = arith.constant %lld : i64\n"
+                     "    %%p%d = llvm.getelementptr %%base[%%offset%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8\n",
+                     k, (long long)p->tensor->where, k, k);
+  }
+  latch_text_put(t, "    func.call @%s(%%tile", tile_body);
+  for (int k = 0; k < g->param_count; ++k)
+    latch_text_put(t, ", %%p%d", k);
+  latch_text_put(t, ") : (i32");
+  for (int k = 0; k < g->param_count; ++k)
+    latch_text_put(t, ", !llvm.ptr<1>");
+  latch_text_put(t, ") -> ()\n    return\n  }\n");
+}
+
+/* Moves every function with a body and every global but @latch_smem of the parsed scratch module into
+ * gpu.module @latch, located at the task. */
+static void move_into_module(lowerer *l, MlirOperation scratch, MlirLocation loc) {
+  MlirBlock target = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0)));
+       !mlirOperationIsNull(op);) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
+    bool function = latch_op_is(op, "func.func") && mlirOperationGetNumRegions(op) == 1 &&
+                    !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+    bool global = latch_op_is(op, "llvm.mlir.global") && !mlirAttributeIsNull(name) &&
+                  !latch_ref_is(mlirStringAttrGetValue(name), "latch_smem");
+    if (function || global) {
+      mlirOperationWalk(op, relocate, &loc, MlirWalkPreOrder);
+      mlirOperationRemoveFromParent(op);
+      mlirBlockAppendOwnedOperation(target, op);
+    }
+    op = next;
+  }
+}
+
+/* ---- one task ---------------------------------------------------------------------------------------- */
+
+/* Writes @task_<index> (its tile body, @task_body_<N>, and for a map @map_body_<N>, unless an earlier
+ * task wrote the same) into gpu.module @latch and names it on the task. */
 static bool lower_task(lowerer *l, MlirOperation op, int index) {
   latch_op_kind kind = latch_op_kind_of(op);
   task_io io;
@@ -2887,31 +3030,24 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   io.index = index;
   if (!read_io(l, op, &io) || !check_shapes(l, op, kind, &io) || !check_places(l, op, kind, &io))
     return false;
-  char function[MAX_SYMBOL], body_name[MAX_SYMBOL];
+  char function[MAX_SYMBOL], tile_body[MAX_SYMBOL], map_name[MAX_SYMBOL];
   snprintf(function, sizeof(function), "task_%d", index);
-  snprintf(body_name, sizeof(body_name), "map_body_%d", index);
-  if (symbol_taken(l, function) || (kind == LATCH_OP_TASK_MAP && symbol_taken(l, body_name))) {
+  snprintf(tile_body, sizeof(tile_body), "task_body_%d", index);
+  snprintf(map_name, sizeof(map_name), "map_body_%d", index);
+  if (symbol_taken(l, function) || symbol_taken(l, tile_body) ||
+      (kind == LATCH_OP_TASK_MAP && symbol_taken(l, map_name))) {
     report(l, op, "gpu.module @latch already holds @%s (run latch-lower-tasks once)", function);
     return false;
   }
+  if (kind == LATCH_OP_TASK_MAP && !use_map_body(l, op, &io, index))
+    return false;
   int64_t tiles = latch_attr_int(op, "tiles", 0);
   if (tiles < 1)
     tiles = latch_task_tile_count(op);
 
-  latch_text t = {0};
-  latch_text_put(&t, "gpu.module @latch_lower_tasks_scratch {\n" SHARED_GLOBAL);
-  if (kind == LATCH_OP_TASK_MAP) {
-    latch_text_put(&t, "  func.func private @%s(", body_name);
-    for (int k = 0; k < io.in_count; ++k)
-      latch_text_put(&t, "%s%s", k ? ", " : "", dtype_name(io.in[k].dt));
-    latch_text_put(&t, ") -> (");
-    for (int r = 0; r < io.out_count; ++r)
-      latch_text_put(&t, "%s%s", r ? ", " : "", dtype_name(io.out[r].dt));
-    latch_text_put(&t, ")\n");
-  }
-  latch_text_put(&t, "  func.func @%s(%%tile: i32, %%args: !llvm.ptr<1>) {\n", function);
-  latch_text body = {0};
-  gen g = {.l = l, .op = op, .t = &body, .arena = -1, .shared = -1, .tiles = tiles, .index = index};
+  /* The tile body, without its name: the key under which tasks share it. */
+  latch_text body = {0}, key = {0};
+  gen g = {.l = l, .op = op, .t = &body, .shared = -1, .tiles = tiles, .index = index};
   int tid32 = fresh(&g), ntid32 = fresh(&g);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.tid.x : i32", tid32);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.ntid.x : i32", ntid32);
@@ -2924,15 +3060,46 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   for (int r = 0; r < io.out_count; ++r)
     prepare(&g, &io.out[r]);
   generate_body(&g, &io, op, kind);
-  latch_text_put(&t, "%.*s%.*s", (int)g.entry.length, g.entry.data ? g.entry.data : "", (int)body.length,
-                 body.data ? body.data : "");
-  latch_text_put(&t, "    return\n  }\n%.*s}\n", (int)g.globals.length, g.globals.data ? g.globals.data : "");
-  bool failed = g.failed || g.entry.failed || g.globals.failed || body.failed;
+  latch_text_put(&key, "(%%tile: i32");
+  for (int k = 0; k < g.param_count; ++k)
+    latch_text_put(&key, ", %%v%d: !llvm.ptr<1>", g.params[k].id);
+  latch_text_put(&key, ") attributes {passthrough = [\"noinline\"]} {\n%.*s%.*s    return\n  }\n", (int)g.entry.length, g.entry.data ? g.entry.data : "",
+                 (int)body.length, body.data ? body.data : "");
+  bool failed = g.failed || g.entry.failed || g.globals.failed || body.failed || key.failed;
+  const char *earlier = failed ? NULL : shared_lookup(l, key.data, key.length);
+  if (earlier)
+    snprintf(tile_body, sizeof(tile_body), "%s", earlier);
+  else if (!failed && !shared_add(l, key.data, key.length, tile_body))
+    failed = true;
+
+  latch_text t = {0};
+  latch_text_put(&t, "gpu.module @latch_lower_tasks_scratch {\n" SHARED_GLOBAL);
+  if (kind == LATCH_OP_TASK_MAP) {
+    latch_text_put(&t, "  func.func private @%s(", io.map_body);
+    for (int k = 0; k < io.in_count; ++k)
+      latch_text_put(&t, "%s%s", k ? ", " : "", dtype_name(io.in[k].dt));
+    latch_text_put(&t, ") -> (");
+    for (int r = 0; r < io.out_count; ++r)
+      latch_text_put(&t, "%s%s", r ? ", " : "", dtype_name(io.out[r].dt));
+    latch_text_put(&t, ")\n");
+  }
+  if (earlier) {
+    latch_text_put(&t, "  func.func private @%s(i32", tile_body);
+    for (int k = 0; k < g.param_count; ++k)
+      latch_text_put(&t, ", !llvm.ptr<1>");
+    latch_text_put(&t, ")\n");
+  } else {
+    latch_text_put(&t, "  func.func @%s%.*s", tile_body, (int)key.length, key.data ? key.data : "");
+  }
+  write_task_function(&t, function, tile_body, &g);
+  latch_text_put(&t, "%.*s}\n", (int)g.globals.length, g.globals.data ? g.globals.data : "");
+  failed = failed || t.failed;
   latch_text_deinitialize(&g.entry);
   latch_text_deinitialize(&g.globals);
   free(g.constants);
   latch_text_deinitialize(&body);
-  if (failed || t.failed) {
+  latch_text_deinitialize(&key);
+  if (failed) {
     latch_text_deinitialize(&t);
     report(l, op, "out of memory, or a bug in latch-lower-tasks (a task it cannot write)");
     return false;
@@ -2945,38 +3112,8 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
     report(l, op, "the generated device function did not parse (a bug in latch-lower-tasks)");
     return false;
   }
-  MlirOperation func = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0)));
-  while (!mlirOperationIsNull(func) && !(latch_op_is(func, "func.func") &&
-                                         mlirOperationGetNumRegions(func) == 1 &&
-                                         !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)))))
-    func = mlirOperationGetNextInBlock(func);
-  if (mlirOperationIsNull(func)) {
-    mlirOperationDestroy(scratch);
-    report(l, op, "the generated text holds no device function (a bug in latch-lower-tasks)");
-    return false;
-  }
-  MlirLocation loc = mlirOperationGetLocation(op);
-  MlirBlock target = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0));
-  mlirOperationWalk(func, relocate, &loc, MlirWalkPreOrder);
-  mlirOperationRemoveFromParent(func);
-  mlirBlockAppendOwnedOperation(target, func);
-  /* The task's scratch globals follow the function (the scratch module's first op is @latch_smem). */
-  for (MlirOperation global = mlirBlockGetFirstOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(scratch, 0)));
-       !mlirOperationIsNull(global);) {
-    MlirOperation next = mlirOperationGetNextInBlock(global);
-    MlirAttribute name = mlirOperationGetAttributeByName(global, str("sym_name"));
-    if (latch_op_is(global, "llvm.mlir.global") && !mlirAttributeIsNull(name) &&
-        !latch_ref_is(mlirStringAttrGetValue(name), "latch_smem")) {
-      mlirOperationWalk(global, relocate, &loc, MlirWalkPreOrder);
-      mlirOperationRemoveFromParent(global);
-      mlirBlockAppendOwnedOperation(target, global);
-    }
-    global = next;
-  }
+  move_into_module(l, scratch, mlirOperationGetLocation(op));
   mlirOperationDestroy(scratch);
-
-  if (kind == LATCH_OP_TASK_MAP && !build_map_body(l, op, &io, index))
-    return false;
   mlirOperationSetDiscardableAttributeByName(op, str("task.device_function"),
                                              mlirStringAttrGet(l->context, str(function)));
   return true;
@@ -3057,6 +3194,9 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   } else if (!binds_ready) {
     l.errors++;
   }
+  for (size_t i = 0; i < l.shared_count; ++i)
+    free(l.shared[i].key);
+  free(l.shared);
   if (l.schedule_ready)
     latch_schedule_deinitialize(&l.schedule);
   if (binds_ready)

@@ -335,28 +335,28 @@ def copy_cached_reference(p, pdir):
     shutil.copy(losses, os.path.join(pdir, "expected", "losses-fp32.txt"))
 
 
-def write_reference(name, build):
-    """Runs latch-interp --emulate=fp32 --train-steps 100 on the program as the bundle makes it and writes
-    test/gpu/references/<name>/{losses-fp32.txt,program.sha256}."""
+def write_reference(name, build, emulate):
+    """Runs latch-interp --emulate=EMULATE --train-steps 100 on the program as the bundle makes it and
+    writes test/gpu/references/<name>/{losses-EMULATE.txt,program.sha256}."""
     programs = [p for p in parse_programs(os.path.join(REPO, "test", "gpu", "programs.txt")) if p["name"] == name]
     if not programs:
         sys.exit(f"make_bundle.py: no program '{name}' in programs.txt")
     p = programs[0]
-    scratch = os.path.join(build, "reference-" + name)
+    scratch = os.path.join(build, f"reference-{name}-{emulate}")
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(os.path.join(scratch, "programs"))
     bundle_program(p, build, scratch, [], compile_program=False)
     pdir = os.path.join(scratch, "programs", name)
     meta = json.load(open(os.path.join(pdir, "program.json")))
     cmd = [os.path.join(build, "latch-interp"), "program.mlir", "--entry", p["entry"]] + meta["run_args"] + \
-          ["--train-steps", str(LOSS_UPDATES), "--emulate=fp32"]
+          ["--train-steps", str(LOSS_UPDATES), f"--emulate={emulate}"]
     log(f"write-reference {name}: {' '.join(cmd)} (in {pdir})")
     r = run(cmd, cwd=pdir)
     if r.returncode:
         sys.exit(f"make_bundle.py: latch-interp failed: {first_lines(r.stderr)}")
     ref = os.path.join(REFERENCES, name)
     os.makedirs(ref, exist_ok=True)
-    with open(os.path.join(ref, "losses-fp32.txt"), "w") as f:
+    with open(os.path.join(ref, f"losses-{emulate}.txt"), "w") as f:
         f.write(r.stdout)
     with open(os.path.join(ref, "program.sha256"), "w") as f:
         f.write(reference_stamp(p, pdir))
@@ -391,9 +391,12 @@ def main():
     ap.add_argument("--only", help="comma-separated program names")
     ap.add_argument("--write-reference", metavar="NAME",
                     help="write test/gpu/references/NAME/ (the loss100 reference of a large program) and stop")
+    ap.add_argument("--emulate", choices=("fp32", "bf16"), default="fp32",
+                    help="the interpreter's rounding for --write-reference (the gate is against fp32; "
+                         "bf16 is kept beside it for diagnosis)")
     args = ap.parse_args()
     if args.write_reference:
-        write_reference(args.write_reference, os.path.abspath(args.build))
+        write_reference(args.write_reference, os.path.abspath(args.build), args.emulate)
         return 0
     if not args.out:
         ap.error("--out is required")

@@ -9,21 +9,16 @@
 // task.matmul (batched, b transposed, bf16 result): 128 x 128 output tiles over [batch * M, N] = [120, 16],
 // each thread walks the tile's 16384 elements with a stride of blockDim.x; bf16 inputs extend to f32, the
 // sum runs in f32 over k (b[batch, col, k] for transpose_b), the result rounds to bf16.
+// The tile body takes the tensors' base pointers as arguments (tasks at other places share it); the
+// task's own function computes them: program argument k at args[3 + k], the result at args[0] + its arena
+// offset.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(%[[TILE:.*]]: i32, %[[ARGS:.*]]: !llvm.ptr<1>)
+// CHECK: func.func @task_body_0(%[[TILE:.*]]: i32, %[[A:.*]]: !llvm.ptr<1>, %[[B:.*]]: !llvm.ptr<1>, %[[C:.*]]: !llvm.ptr<1>) attributes {passthrough = ["noinline"]}
 // CHECK: %[[TID32:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[NTID32:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
 // CHECK: %[[TID:.*]] = arith.extui %[[TID32]] : i32 to i64
 // CHECK: %[[NTID:.*]] = arith.extui %[[NTID32]] : i32 to i64
 // CHECK: %[[T:.*]] = arith.extui %[[TILE]] : i32 to i64
-// Program argument k lives at args[3 + k]; the result at args[0] + its arena offset.
-// CHECK: %[[A_SLOT:.*]] = llvm.getelementptr %[[ARGS]][3] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
-// CHECK: %[[A_WORD:.*]] = llvm.load %[[A_SLOT]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
-// CHECK: %[[A:.*]] = llvm.inttoptr %[[A_WORD]] : i64 to !llvm.ptr<1>
-// CHECK: llvm.getelementptr %[[ARGS]][4]
-// CHECK: %[[BASE_WORD:.*]] = llvm.load %[[ARGS]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
-// CHECK: %[[BASE:.*]] = llvm.inttoptr %[[BASE_WORD]] : i64 to !llvm.ptr<1>
-// CHECK: %[[C:.*]] = llvm.getelementptr %[[BASE]][%c0_i64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: scf.for %[[VT:.*]] = %[[T]] to %c1_i64 step %c1_i64 : i64 {
 // CHECK: scf.for %[[E:.*]] = %[[TID]] to %c16384_i64 step %[[NTID]] : i64 {
 // CHECK: arith.cmpi slt, %{{.*}}, %c16_i64 : i64
@@ -38,6 +33,17 @@
 // CHECK: %[[R:.*]] = arith.truncf %[[SUM]] : f32 to bf16
 // CHECK: %[[AT:.*]] = llvm.getelementptr %[[C]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
 // CHECK: llvm.store %[[R]], %[[AT]] : bf16, !llvm.ptr<1>
+// CHECK: func.func @task_0(%[[TILE0:.*]]: i32, %[[ARGS:.*]]: !llvm.ptr<1>)
+// CHECK: %[[BASE_WORD:.*]] = llvm.load %[[ARGS]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK: %[[BASE:.*]] = llvm.inttoptr %[[BASE_WORD]] : i64 to !llvm.ptr<1>
+// CHECK: %[[A_SLOT:.*]] = llvm.getelementptr %[[ARGS]][3] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
+// CHECK: %[[A_WORD:.*]] = llvm.load %[[A_SLOT]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK: %[[AP:.*]] = llvm.inttoptr %[[A_WORD]] : i64 to !llvm.ptr<1>
+// CHECK: %[[B_SLOT:.*]] = llvm.getelementptr %[[ARGS]][4]
+// CHECK: %[[B_WORD:.*]] = llvm.load %[[B_SLOT]]
+// CHECK: %[[BP:.*]] = llvm.inttoptr %[[B_WORD]]
+// CHECK: %[[CP:.*]] = llvm.getelementptr %[[BASE]][%c0_i64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK: call @task_body_0(%[[TILE0]], %[[AP]], %[[BP]], %[[CP]]) : (i32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
 // CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 1 : i64
 // CHECK: sym_name = "matmul"
 func.func @matmul(%a: tensor<3x40x24xbf16>, %b: tensor<3x16x24xbf16>) -> tensor<3x40x16xbf16> {
@@ -53,7 +59,7 @@ func.func @matmul(%a: tensor<3x40x24xbf16>, %b: tensor<3x16x24xbf16>) -> tensor<
 // 8 x 8 outer products (16 shared loads, 64 multiply-adds); each output inside [200, 300] is stored once.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: llvm.mlir.global internal @latch_smem()
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @latch_smem : !llvm.ptr<3>
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c6_i64 step %c6_i64 : i64 {
 // CHECK: %[[ACC:.*]]:64 = scf.for %[[K0:.*]] = %c0_i64 to %c20_i64 step %c8_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
@@ -82,8 +88,7 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // steps of 16 mma.sync.m16n8k16 each.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<12288 x f32>
-// CHECK: func.func @task_0(
-// CHECK: llvm.getelementptr %{{.*}}[5] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
+// CHECK: func.func @task_body_0(
 // CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
 // CHECK: arith.cmpi sle
 // CHECK: %[[LAST:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
@@ -111,7 +116,13 @@ func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends:
 // task.map: the body becomes @map_body_0 (a scalar constant from above cloned in, gpu.yield -> return),
 // called once per element; two tiles of 8192 elements; the rank-0 input is element 0.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func private @map_body_0(%[[E:.*]]: f32, %[[F:.*]]: f32) -> (f32, bf16) {
+// CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[E]], %[[F]] : f32
+// CHECK-NEXT: %[[Q:.*]] = arith.addf %[[P]], %[[HALF]] : f32
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[Q]] : f32 to bf16
+// CHECK-NEXT: return %[[Q]], %[[T]] : f32, bf16
+// CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
 // CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c8192_i64 : i64
 // CHECK: %[[HI0:.*]] = arith.addi %[[LO]], %c8192_i64 : i64
@@ -125,12 +136,6 @@ func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends:
 // CHECK: %[[R:.*]]:2 = func.call @map_body_0(%[[A]], %[[S]]) : (f32, f32) -> (f32, bf16)
 // CHECK: llvm.store %[[R]]#0, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: llvm.store %[[R]]#1, %{{.*}} : bf16, !llvm.ptr<1>
-// CHECK: func.func private @map_body_0(%[[E:.*]]: f32, %[[F:.*]]: f32) -> (f32, bf16) {
-// CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[E]], %[[F]] : f32
-// CHECK-NEXT: %[[Q:.*]] = arith.addf %[[P]], %[[HALF]] : f32
-// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[Q]] : f32 to bf16
-// CHECK-NEXT: return %[[Q]], %[[T]] : f32, bf16
 // CHECK: sym_name = "map"
 func.func @map(%a: tensor<300x40xf32>, %s: tensor<f32>) -> (tensor<300x40xf32>, tensor<300x40xbf16>) {
   %half = arith.constant 5.000000e-01 : f32
@@ -149,7 +154,7 @@ func.func @map(%a: tensor<300x40xf32>, %s: tensor<f32>) -> (tensor<300x40xf32>, 
 // task.reduce (mean over a middle axis of bf16): one output element per thread iteration, a sum in f32
 // over the axis (stride 4), divided by its length.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0_i64 to %c10_i64 step %c1_i64 iter_args(%[[ACC:.*]] = %cst) -> (f32) : i64 {
 // CHECK: arith.muli %{{.*}}, %c4_i64 : i64
 // CHECK: %[[X:.*]] = arith.extf %{{.*}} : bf16 to f32
@@ -167,7 +172,7 @@ func.func @reduce(%x: tensor<6x10x4xbf16>) -> tensor<6x4xf32> {
 // task.rmsnorm: 64 rows per tile (two tiles for 70 rows), one row per thread iteration:
 // rms = sqrt(sum(x^2) / D + eps), y = x / rms * w, rounded to bf16.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
 // CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c64_i64 : i64
 // CHECK: arith.minsi %{{.*}}, %c70_i64 : i64
@@ -192,7 +197,7 @@ func.func @rmsnorm(%x: tensor<70x32xf32>, %w: tensor<32xf32>) -> tensor<70x32xbf
 
 // task.softmax: max (NaN-propagating), sum of exp(x - max), exp(x - max) / sum per row.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[MAX:.*]] = scf.for {{.*}} -> (f32)
 // CHECK: arith.maximumf
 // CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (f32)
@@ -216,10 +221,9 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 // fences (release) and counts the tile in (@latch_task0_arrivals). The tile that arrives last (1 before it)
 // fences (acquire); its warp 0 adds the partials in index order (lanes striding them, then the butterfly),
 // stores the mean and resets the counter. The two scratch globals are zero-initialised in gpu.module.
+// The scratch globals reach the tile body as its last two arguments.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
-// CHECK: %[[PARTIALS:.*]] = llvm.mlir.addressof @latch_task0_partials : !llvm.ptr<1>
-// CHECK: %[[ARRIVALS:.*]] = llvm.mlir.addressof @latch_task0_arrivals : !llvm.ptr<1>
+// CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: %[[TID:.*]] = arith.extui %{{.*}} : i32 to i64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32_i64 : i64
@@ -252,6 +256,10 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 // CHECK: llvm.getelementptr %[[ARRIVALS]]
 // CHECK-NEXT: llvm.store %c0_i32, %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>
 // CHECK: nvvm.barrier0
+// CHECK: func.func @task_0(
+// CHECK: %[[P:.*]] = llvm.mlir.addressof @latch_task0_partials : !llvm.ptr<1>
+// CHECK: %[[A:.*]] = llvm.mlir.addressof @latch_task0_arrivals : !llvm.ptr<1>
+// CHECK: call @task_body_0(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[P]], %[[A]])
 // CHECK: llvm.mlir.global internal @latch_task0_partials() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<2 x f32>
 // CHECK-NEXT: llvm.mlir.zero : !llvm.array<2 x f32>
 // CHECK: llvm.mlir.global internal @latch_task0_arrivals() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<1 x i32>
@@ -266,7 +274,7 @@ func.func @cross_entropy(%l: tensor<70x33xbf16>, %t: tensor<70xi32>) -> tensor<f
 
 // task.embedding: element-parallel copies of table rows; an id outside [0, V) gives 0.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[IN:.*]] = arith.andi
 // CHECK: arith.select %[[IN]], %{{.*}}, %c0_i64 : i64
 // CHECK: %[[V:.*]] = arith.select %[[IN]], %{{.*}}, %{{.*}} : bf16
@@ -281,7 +289,7 @@ func.func @embedding(%table: tensor<50x12xbf16>, %ids: tensor<3x7xi32>) -> tenso
 
 // task.rope: theta^(-2i/hd), the angle and its cosine and sine in f64, the rotation in f32.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: math.powf %{{.*}}, %{{.*}} : f64
 // CHECK: %[[COS:.*]] = math.cos %[[ANGLE:.*]] : f64
 // CHECK: arith.truncf %[[COS]] : f64 to f32
@@ -302,7 +310,7 @@ func.func @rope(%x: tensor<2x9x3x8xf32>) -> tensor<2x9x3x8xf32> {
 // row's elements spread over the lanes (here one each: hd = 8); the online softmax carries (m, l, acc)
 // over the keys, each score a dot product combined by the xor butterfly of shuffles.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i64 : i64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c6_i64 step %c6_i64 : i64 {
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i64 : i64
@@ -347,7 +355,7 @@ func.func @attention(%q: tensor<2x3x20x8xbf16>, %k: tensor<2x3x20x8xbf16>, %v: t
 // task.topk: slot s takes the first element (larger first, NaN largest, ties to the lower index) after
 // the one slot s-1 took.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[SLOTS:.*]]:2 = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %cst, %{{.*}} = %c-1_i64) -> (f32, i64) : i64 {
 // CHECK: %[[BEST:.*]]:2 = scf.for %{{.*}} = %c0_i64 to %c7_i64 step %c1_i64 iter_args(%{{.*}} = %cst, %{{.*}} = %c-1_i64) -> (f32, i64) : i64 {
 // CHECK: arith.cmpf uno
@@ -367,7 +375,7 @@ func.func @topk(%x: tensor<10x7xf32>) -> (tensor<10x3xf32>, tensor<10x3xi32>) {
 // task.bucket: items 0..G-1 count ends[g], the others place one id each (a stable counting sort, no
 // scratch memory, no atomics), in virtual tiles of 256 items.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c1_i64 step %c1_i64 : i64 {
 // CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c256_i64 : i64
 // CHECK: %[[HI0:.*]] = arith.addi %[[LO]], %c256_i64 : i64
@@ -389,7 +397,7 @@ func.func @bucket(%ids: tensor<9x2xi32>) -> (tensor<18xi32>, tensor<4xi32>) {
 // -----
 
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: arith.cmpi slt, %{{.*}}, %c15_i64 : i64
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: sym_name = "gather_rows"
@@ -403,7 +411,7 @@ func.func @gather_rows(%x: tensor<15x6xf32>, %idx: tensor<11xi32>) -> tensor<11x
 // task.scatter_add_rows with few sources (11 <= 32): each y element tests every source and sums the x rows
 // that go to it, in increasing s (no atomics), in tiles of 8192 elements.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0_i64 to %c11_i64 step %c1_i64 iter_args(%[[ACC:.*]] = %cst) -> (f32) : i64 {
 // CHECK: %[[HIT:.*]] = arith.cmpi eq
 // CHECK: %[[ADDED:.*]] = arith.addf %[[ACC]]
@@ -421,7 +429,7 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 // the ballot's set bits (lowest first: increasing s) name the rows to add, and lane l adds columns l,
 // l + 32, ... into its local accumulators (here 2 of them for 40 columns).
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[ACC:.*]] = llvm.alloca %c2_i64 x f32 : (i64) -> !llvm.ptr
 // CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c32_i64 : i64 {
 // CHECK: %[[MASK:.*]] = nvvm.vote.sync ballot %c-1_i32, %{{.*}} -> i32
@@ -441,7 +449,7 @@ func.func @scatter_add_rows_scan(%x: tensor<100x40xf32>, %idx: tensor<100xi32>) 
 // task.reshape: a copy from the argument (task_0); the map (task_1) and nothing for the reshape of its
 // dying result, which the planner put in the same bytes (task_2).
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
 // CHECK: llvm.store
 // CHECK: func.func @task_1(
@@ -464,7 +472,7 @@ func.func @reshape(%x: tensor<4x6xf32>) -> (tensor<3x8xf32>, tensor<24xf32>) {
 
 // task.transpose: y's coordinates from its flat index, x's offset from them (strides of perm).
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: arith.remui %{{.*}}, %c5_i64 : i64
 // CHECK: arith.remui %{{.*}}, %c3_i64 : i64
 // CHECK: arith.remui %{{.*}}, %c4_i64 : i64
@@ -480,10 +488,10 @@ func.func @transpose(%x: tensor<2x3x4x5xbf16>) -> tensor<2x4x3x5xbf16> {
 
 // task.convert: f32 -> bf16 rounds to nearest even; f32 -> i32 truncates and saturates, NaN gives 0.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[B:.*]] = arith.truncf %{{.*}} : f32 to bf16
 // CHECK: llvm.store %[[B]], %{{.*}} : bf16, !llvm.ptr<1>
-// CHECK: func.func @task_1(
+// CHECK: func.func @task_body_1(
 // CHECK: %[[NAN:.*]] = arith.cmpf uno
 // CHECK: arith.fptosi %{{.*}} : f32 to i32
 // CHECK: %[[R:.*]] = arith.select %[[NAN]], %c0_i32, %{{.*}} : i32
@@ -500,21 +508,7 @@ func.func @convert(%x: tensor<4x9xf32>) -> (tensor<4x9xbf16>, tensor<4x9xi32>) {
 // task.adamw: bias corrections in f64 from the i32 step; p', m', v' are stored over p, m, v: the results'
 // pointers come from args[3 + 0], args[3 + 2] and args[3 + 3] again.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(%{{.*}}: i32, %[[ARGS:.*]]: !llvm.ptr<1>)
-// CHECK: llvm.getelementptr %[[ARGS]][3]
-// CHECK: llvm.getelementptr %[[ARGS]][4]
-// CHECK: llvm.getelementptr %[[ARGS]][5]
-// CHECK: llvm.getelementptr %[[ARGS]][6]
-// CHECK: llvm.getelementptr %[[ARGS]][7]
-// CHECK: %[[P_SLOT:.*]] = llvm.getelementptr %[[ARGS]][3]
-// CHECK: %[[P_WORD:.*]] = llvm.load %[[P_SLOT]]
-// CHECK: %[[P:.*]] = llvm.inttoptr %[[P_WORD]]
-// CHECK: %[[M_SLOT:.*]] = llvm.getelementptr %[[ARGS]][5]
-// CHECK: %[[M_WORD:.*]] = llvm.load %[[M_SLOT]]
-// CHECK: %[[M:.*]] = llvm.inttoptr %[[M_WORD]]
-// CHECK: %[[V_SLOT:.*]] = llvm.getelementptr %[[ARGS]][6]
-// CHECK: %[[V_WORD:.*]] = llvm.load %[[V_SLOT]]
-// CHECK: %[[V:.*]] = llvm.inttoptr %[[V_WORD]]
+// CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[P:.*]]: !llvm.ptr<1>, %[[M:.*]]: !llvm.ptr<1>, %[[V:.*]]: !llvm.ptr<1>)
 // CHECK: arith.sitofp %{{.*}} : i32 to f64
 // CHECK: math.powf %{{.*}}, %{{.*}} : f64
 // CHECK: math.powf %{{.*}}, %{{.*}} : f64
@@ -525,6 +519,15 @@ func.func @convert(%x: tensor<4x9xf32>) -> (tensor<4x9xbf16>, tensor<4x9xi32>) {
 // CHECK: llvm.store %{{.*}}, %[[AT_M]]
 // CHECK: %[[AT_V:.*]] = llvm.getelementptr %[[V]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK: llvm.store %{{.*}}, %[[AT_V]]
+// CHECK: func.func @task_0(%{{.*}}: i32, %[[ARGS:.*]]: !llvm.ptr<1>)
+// CHECK: llvm.getelementptr %[[ARGS]][3]
+// CHECK: llvm.getelementptr %[[ARGS]][4]
+// CHECK: llvm.getelementptr %[[ARGS]][5]
+// CHECK: llvm.getelementptr %[[ARGS]][6]
+// CHECK: llvm.getelementptr %[[ARGS]][7]
+// CHECK: llvm.getelementptr %[[ARGS]][3]
+// CHECK: llvm.getelementptr %[[ARGS]][5]
+// CHECK: llvm.getelementptr %[[ARGS]][6]
 // CHECK: sym_name = "adamw"
 func.func @adamw(%p: tensor<40xf32>, %g: tensor<40xf32>, %m: tensor<40xf32>, %v: tensor<40xf32>, %step: tensor<i32>) -> (tensor<40xf32>, tensor<40xf32>, tensor<40xf32>) {
   %p1, %m1, %v1 = "task.adamw"(%p, %g, %m, %v, %step) {beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, eps = 1.000000e-08 : f64, lr = 1.000000e-02 : f64, weight_decay = 1.000000e-01 : f64} : (tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<i32>) -> (tensor<40xf32>, tensor<40xf32>, tensor<40xf32>)
@@ -535,7 +538,7 @@ func.func @adamw(%p: tensor<40xf32>, %g: tensor<40xf32>, %m: tensor<40xf32>, %v:
 
 // task.reduce_grad (max): dy goes to the first index of the largest element (NaN largest).
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[BEST:.*]]:2 = scf.for %{{.*}} = %c1_i64 to %c5_i64 step %c1_i64 iter_args({{.*}}) -> (f32, i64) : i64 {
 // CHECK: %[[AT:.*]] = arith.cmpi eq, %{{.*}}, %[[BEST]]#1 : i64
 // CHECK: %[[DX:.*]] = arith.select %[[AT]], %{{.*}}, %cst{{.*}} : f32
@@ -554,9 +557,7 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // (task scratch: @latch_task0_partials, 3 x 16), fenced (release); thread 0 counts the chunk in; the last
 // of the 3 fences (acquire), adds the parts in chunk order into dw and resets the counter.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
-// CHECK: %[[PARTIALS:.*]] = llvm.mlir.addressof @latch_task0_partials : !llvm.ptr<1>
-// CHECK: %[[ARRIVALS:.*]] = llvm.mlir.addressof @latch_task0_arrivals : !llvm.ptr<1>
+// CHECK: func.func @task_body_0(%{{.*}}: i32, {{(%[^:]*: !llvm.ptr<1>, )+}}%[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c13_i64 step %c13_i64 : i64 {
 // CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c10_i64 : i64
 // CHECK: scf.if %[[ROWS]] {
@@ -598,7 +599,7 @@ func.func @rmsnorm_grad(%x: tensor<600x16xf32>, %w: tensor<16xf32>, %dy: tensor<
 // -----
 
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[DOT:.*]] = scf.for {{.*}} -> (f32)
 // CHECK: %[[D:.*]] = arith.subf %{{.*}}, %[[DOT]] : f32
 // CHECK: %[[DX:.*]] = arith.mulf %{{.*}}, %[[D]] : f32
@@ -613,7 +614,7 @@ func.func @softmax_grad(%y: tensor<6x9xf32>, %dy: tensor<6x9xf32>) -> tensor<6x9
 
 // task.cross_entropy_grad: the splat constant dloss is an immediate (no memory), scaled by 1/N.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-DAG: %[[N:.*]] = arith.constant 1.000000e+01 : f32
 // CHECK: %[[SCALE:.*]] = arith.divf %[[ONE]], %[[N]] : f32
@@ -632,7 +633,7 @@ func.func @cross_entropy_grad(%l: tensor<10x13xf32>, %t: tensor<10xi32>) -> tens
 // -----
 
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: math.cos %{{.*}} : f64
 // CHECK: math.sin %{{.*}} : f64
 // CHECK: sym_name = "rope_grad"
@@ -649,7 +650,7 @@ func.func @rope_grad(%dy: tensor<1x5x2x6xf32>) -> tensor<1x5x2x6xf32> {
 // two CTA barriers; then the chunk's query rows sum dq over their keys, and the key rows (16 per warp)
 // add the chunk's queries i >= j to dk and dv, carried across chunks in local memory; no atomics.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: llvm.alloca %c16_i64 x f32 : (i64) -> !llvm.ptr
 // CHECK: llvm.alloca %c16_i64 x f32 : (i64) -> !llvm.ptr
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
@@ -674,7 +675,7 @@ func.func @attention_grad(%q: tensor<1x2x6x4xf32>, %k: tensor<1x2x6x4xf32>, %v: 
 // -----
 
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0_i64 to %c2_i64 step %c1_i64 iter_args(%{{.*}}) -> (f32) : i64 {
 // CHECK: arith.select
 // CHECK: llvm.store %[[SUM]]
@@ -689,7 +690,7 @@ func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf3
 // task.grouped_matmul_weight_grad: tiles (g, 128 x 128 of K x N), each a tiled product whose reduction
 // runs over the rows of group g, ends[g-1] .. ends[g] (clamped to [0, R]), in increasing r.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
 // CHECK: %[[BEGIN:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
@@ -709,7 +710,7 @@ func.func @grouped_matmul_weight_grad(%x: tensor<20x8xbf16>, %dy: tensor<20x12xb
 // over keys 0..i (causal), L = m + log(l) and D = do . o (both dot products by the xor butterfly); lane 0
 // writes stats[row] = (L, D).
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
 // CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c1_i64 : i64 {
 // CHECK: %[[PAIRS:.*]]:2 = scf.for {{.*}} step %c2_i64 iter_args({{.*}}) -> (f32, f32) : i64 {
@@ -736,7 +737,7 @@ func.func @stats(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %o: tenso
 // dq over keys 0..i with P = exp(s scale - L); a key row sums dk and dv over the queries i >= j (causal)
 // up to T = 40, and writes both.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_0(
+// CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c4_i64 step %c4_i64 : i64 {
 // CHECK: %[[QUERY:.*]] = arith.cmpi slt, %[[VT]], %c2_i64 : i64
 // CHECK: scf.if %[[QUERY]] {
@@ -755,4 +756,57 @@ func.func @stats(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %o: tenso
 func.func @products(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %v: tensor<1x2x40x16xf32>, %do: tensor<1x2x40x16xf32>, %s: tensor<1x2x40x2xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) {
   %dq, %dk, %dv = "task.attention_grad_from_stats"(%q, %k, %v, %do, %s) {causal = true, scale = 2.500000e-01 : f64} : (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x2xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>)
   return %dq, %dk, %dv : tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>
+}
+
+// -----
+
+// Sharing: tasks that differ only in where their tensors live call one tile body (@task_body_0 here, for
+// the two products of [8, 16] x [16, 8] at other places, and @map_body_3 for the two identical maps);
+// the product of another shape and the map with another constant get their own. Each task keeps its own
+// @task_<N>, which computes its pointers.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: func.func @task_0(
+// CHECK: call @task_body_0(
+// CHECK: func.func @task_1(
+// CHECK: call @task_body_0(
+// CHECK: func.func @task_body_2(
+// CHECK: func.func @task_2(
+// CHECK: call @task_body_2(
+// CHECK: func.func private @map_body_3(
+// CHECK: func.func @task_body_3(
+// CHECK: func.call @map_body_3(
+// CHECK: func.func @task_3(
+// CHECK: func.func @task_4(
+// CHECK: call @task_body_3(
+// CHECK: func.func private @map_body_5(
+// CHECK: func.func @task_body_5(
+// CHECK: func.call @map_body_5(
+// CHECK: func.func @task_5(
+// CHECK-NOT: func.func
+// CHECK: "task.matmul"{{.*}}task.device_function = "task_0"
+// CHECK: "task.matmul"{{.*}}task.device_function = "task_1"
+func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf32>, %d: tensor<16x4xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x4xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %x = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  %y = "task.matmul"(%c, %b) {transpose_a = false, transpose_b = false} : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  %z = "task.matmul"(%a, %d) {transpose_a = false, transpose_b = false} : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  %u = "task.map"(%x) ({
+  ^bb0(%e: f32):
+    %two = arith.constant 2.0 : f32
+    %r = arith.mulf %e, %two : f32
+    gpu.yield %r : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %v = "task.map"(%y) ({
+  ^bb0(%e: f32):
+    %two = arith.constant 2.0 : f32
+    %r = arith.mulf %e, %two : f32
+    gpu.yield %r : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %w = "task.map"(%y) ({
+  ^bb0(%e: f32):
+    %three = arith.constant 3.0 : f32
+    %r = arith.mulf %e, %three : f32
+    gpu.yield %r : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %x, %y, %z, %u, %v, %w : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x4xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
 }
