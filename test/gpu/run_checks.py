@@ -429,6 +429,43 @@ def check_loss100(table, meta, pdir):
     for e in [e for e in ("bf16", "fp64") if e in refs]:
         d = max(abs(gpu.get(k, math.nan) - refs[e][k]) / abs(refs[e][k]) for k in range(1, n + 1))
         table.add(name, "loss100", f"max rel diff vs interp {e} (info)", fmt(d), "", "INFO")
+    loss100_sensitivity(table, meta, pdir, gpu, n, out)
+
+
+def loss100_sensitivity(table, meta, pdir, gpu, n, out):
+    """Information beside the gate: the same GPU program from the same start but one parameter element one
+    f32 ulp away. How far these two curves part is what rounding differences alone do to this training
+    run; a reference computed in another arithmetic cannot be tracked more closely than that."""
+    name = meta["name"]
+    start = os.path.join(out, "start")
+    rc, _, err = latch_run(pdir, "prog.ptx", ["--dry-run", "--steps", "1", "--dump-dir", start] + meta["run_args"])
+    # an element every token uses (a norm scale), so that the perturbation cannot stay unused
+    norms = [q for q in meta["params"] if "norm" in q]
+    param = norms[-1] if norms else meta["params"][-1]
+    path = os.path.join(start, param + ".npy")
+    if rc or not os.path.exists(path):
+        table.add(name, "loss100", "one-ulp sensitivity", "error", "", "INFO", last_error(err) if rc else f"no {param}.npy")
+        return
+    p = np.load(path)
+    p.flat[0] = np.nextafter(p.flat[0], np.float32(np.inf), dtype=np.float32)
+    moved = os.path.join(out, "moved.npy")
+    np.save(moved, p)
+    rc, so, err = latch_run(pdir, "prog.ptx", ["--steps", str(n), "--input", f"{param}={moved}"] + meta["run_args"])
+    if rc:
+        table.add(name, "loss100", "one-ulp sensitivity", "error", "", "INFO", last_error(err))
+        return
+    other = parse_losses(so)
+    diffs = {k: abs(other.get(k, math.nan) - gpu[k]) / abs(gpu[k]) for k in range(1, n + 1) if k in gpu}
+    worst_k = max(diffs, key=lambda k: (math.isnan(diffs[k]), diffs[k]))
+    first = next((k for k in sorted(diffs) if diffs[k] > gates.loss100_gate(meta["precision"])), None)
+    table.add(name, "loss100", f"gpu vs gpu with {param}[0] one ulp up (info)", fmt(diffs[worst_k]), "", "INFO",
+              f"worst at update {worst_k}: {other.get(worst_k, math.nan):.6f} vs {gpu[worst_k]:.6f}; "
+              + (f"first over the gate at update {first}" if first else "never over the gate"))
+    with open(os.path.join(out, "curves-one-ulp.txt"), "w") as f:
+        f.write("update gpu gpu_one_ulp\n")
+        for k in range(1, n + 1):
+            f.write(f"{k} {gpu.get(k, math.nan):.7g} {other.get(k, math.nan):.7g}\n")
+    shutil.rmtree(start, ignore_errors=True)
 
 
 def check_determinism(table, meta, pdir):
