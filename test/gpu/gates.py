@@ -45,6 +45,17 @@ LOSS100_FP32_REL = 2e-3
 # per stored value, about 1e-2 on the loss after a few layers), and that difference drifts over 100
 # updates: 5e-2 is 25 u16.
 LOSS100_BF16_REL = 5e-2
+# Decision of 2026-12-01 (issue 6, docs/gpu.md "loss100 and chaos"): the premise above, that the difference
+# drifts, does not hold for every run. loss100 also runs the program's "one-ulp twin" (the same GPU program
+# from the same start, one parameter element one f32 ulp up). On tinymoe-2x512 the twin parted from the
+# GPU curve by 0.229 (first over 5e-2 at update 40), as far as the GPU curve from the reference (0.215):
+# a per-update comparison there measures the run's sensitivity to any rounding, which no implementation
+# but a bitwise copy of the reference's arithmetic can pass. Where the twin itself exceeds the gate, the
+# same gate applies to the means of consecutive windows of LOSS100_WINDOW updates (which average the
+# chaotic scatter; a wrong step counter, a lost moment or a wrong data window still moves them by tens of
+# percent), and the per-update row stays in the table as information. Where the twin stays within the
+# gate (every other program so far), the per-update gate applies unchanged.
+LOSS100_WINDOW = 10
 
 # determinism: two runs of 20 updates from the same seeds give bitwise-identical parameters, m and v and
 # identical printed losses (the ABI's static tile assignment has no atomics in the data path).

@@ -319,8 +319,8 @@ def reference_stamp(p, pdir):
 
 
 def copy_cached_reference(p, pdir):
-    """expected/losses-fp32.txt from test/gpu/references/<name>/ when it was made from this program.mlir
-    with these run arguments."""
+    """expected/losses-fp32.txt (and losses-bf16.txt) from test/gpu/references/<name>/ when they were made
+    from this program.mlir with these run arguments."""
     name = p["name"]
     ref = os.path.join(REFERENCES, name)
     losses, stamp = os.path.join(ref, "losses-fp32.txt"), os.path.join(ref, "program.sha256")
@@ -332,7 +332,9 @@ def copy_cached_reference(p, pdir):
             "not bundled")
         return
     os.makedirs(os.path.join(pdir, "expected"), exist_ok=True)
-    shutil.copy(losses, os.path.join(pdir, "expected", "losses-fp32.txt"))
+    for emulate in ("fp32", "bf16"):  # bf16 (when written) is information beside the fp32 gate
+        if os.path.exists(os.path.join(ref, f"losses-{emulate}.txt")):
+            shutil.copy(os.path.join(ref, f"losses-{emulate}.txt"), os.path.join(pdir, "expected", f"losses-{emulate}.txt"))
 
 
 def write_reference(name, build, emulate):
