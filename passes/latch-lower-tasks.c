@@ -2150,6 +2150,442 @@ static void attention_dkv_step(gen *g, const void *ctx, int i, const int *args, 
     next[r->pq + m] = fadd(g, args[r->pq + m], fmul(g, p, dov[m]));
 }
 
+/* ---- attention on tensor cores ----
+ * When q, k and v are bf16 in memory (not constants), heads are at most 64 wide (q and k multiples of 16,
+ * v of 8) and the sequences are multiples of 64 (queries) and 32 (keys), attention and its statistics
+ * run on mma.sync.m16n8k16 (bf16 operands, fp32 accumulators) in the FlashAttention-2 arrangement: a warp
+ * owns a "group" of 16 query rows, whose q fragments stay in registers; the scores of a block of 32 keys,
+ * S = q k^T, are 4 accumulator tiles of 16 x 8 whose registers, rounded to bf16 pairs, are the A fragments
+ * of P v. Fragment layout (lane = 4 r + c): A words (r | r + 8, 2c | 2c + 8 pairs), B words (n = r, 2c |
+ * 2c + 8 pairs of k), accumulators (r | r + 8, 2c + {0, 1}); so a thread sees query rows r and r + 8 of
+ * its group, the row max and sum combine over the 4 lanes of a quad.
+ * Tiles: 64 query rows of one (b, h) as the four groups 2t, 2t + 1, G - 2 - 2t and G - 1 - 2t of the
+ * G = T / 16 (equal work under the causal mask); warps w and w + 4 take one group, the even and the odd
+ * key blocks, and their online-softmax states meet in shared memory (the odd warp's state is rescaled
+ * into the even warp's, which writes the rows). The tile count is the warp-per-row template's,
+ * B H T / 64. */
+#define TC_GROUP 16
+#define TC_KEYS 32
+#define TC_TILE_ROWS 64
+#define TC_MAX_HEAD 64
+
+/* c += a b on one mma.sync.m16n8k16 (bf16 x bf16, f32 accumulators): a[4] and b[2] are bf16-pair words. */
+static void mma_bf16(gen *g, const int *a, const int *b, int *c) {
+  int d = fresh(g);
+  ln(g, "%%v%d = nvvm.mma.sync A[%%v%d, %%v%d, %%v%d, %%v%d] B[%%v%d, %%v%d] C[%%v%d, %%v%d, %%v%d, %%v%d] "
+        "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
+        "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, "
+        "shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>",
+     d, a[0], a[1], a[2], a[3], b[0], b[1], c[0], c[1], c[2], c[3]);
+  for (int r = 0; r < 4; ++r) {
+    c[r] = fresh(g);
+    ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(f32, f32, f32, f32)>", c[r], d, r);
+  }
+}
+
+/* An f32 rounded to bf16 (nearest even), its 16 bits zero-extended to i32. */
+static int bf16_word(gen *g, int value) {
+  int rounded = cast(g, "arith.truncf", value, "f32", "bf16");
+  return cast(g, "arith.extui", cast(g, "arith.bitcast", rounded, "bf16", "i16"), "i16", "i32");
+}
+
+/* Two f32 as a bf16 pair (lo in the low half). */
+static int pack_bf16(gen *g, int lo, int hi) {
+  return op2(g, "arith.ori", bf16_word(g, lo), op2(g, "arith.shli", bf16_word(g, hi), ci32(g, 16), "i32"), "i32");
+}
+
+/* Elements `index` and `index + stride` of t as a bf16 pair, for an mma fragment: one 32-bit load when t
+ * is bf16 and they are adjacent (every caller's index is even then), two 16-bit loads when bf16, else two
+ * f32 loads rounded to bf16. */
+static int load_pair(gen *g, const tensor_ref *t, int index, int64_t stride) {
+  if (t->dt == DT_BF16 && stride == 1) {
+    int address = element_address(g, t, index), word = fresh(g);
+    ln(g, "%%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<1> -> i32", word, address);
+    return word;
+  }
+  if (t->dt == DT_BF16) {
+    int bits[2];
+    for (int h = 0; h < 2; ++h) {
+      int address = element_address(g, t, h ? addc(g, index, stride) : index), raw = fresh(g);
+      ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> i16", raw, address);
+      bits[h] = cast(g, "arith.extui", raw, "i16", "i32");
+    }
+    return op2(g, "arith.ori", bits[0], op2(g, "arith.shli", bits[1], ci32(g, 16), "i32"), "i32");
+  }
+  return pack_bf16(g, load_f32(g, t, index), load_f32(g, t, addc(g, index, stride)));
+}
+
+/* The xor butterfly over the 4 lanes of a quad (the lanes that hold one accumulator row). */
+static int quad_combine(gen *g, const char *op, int value) {
+  int width = ci32(g, 32);
+  for (int offset = 1; offset <= 2; offset *= 2) {
+    int shuffled = fresh(g), valid = fresh(g);
+    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, value, ci32(g, offset), width);
+    value = op2(g, op, value, shuffled, "f32");
+  }
+  return value;
+}
+
+static bool attention_fits_tensor_cores(const tensor_ref *q, const tensor_ref *k, const tensor_ref *v) {
+  int64_t tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  return q->dt == DT_BF16 && k->dt == DT_BF16 && v->dt == DT_BF16 && q->kind != PLACE_CONST &&
+         k->kind != PLACE_CONST && v->kind != PLACE_CONST && hd % 16 == 0 && hd <= TC_MAX_HEAD && hdv % 8 == 0 &&
+         hdv <= TC_MAX_HEAD && tq % TC_TILE_ROWS == 0 && tq > 0 && tk % TC_KEYS == 0 && tk > 0;
+}
+
+/* What every tensor-core attention template shares: the warp's group of rows (query rows, or key rows of
+ * the gradient) in its tile and its fragment coordinates. */
+typedef struct tc_rows {
+  int bh, row0;   /* the (b, h) index and the group's first row */
+  int parity;     /* 0: even blocks of the other side (and the writes), 1: odd */
+  int slot, lane; /* warp % 4, lane */
+  int r, c;       /* lane / 4, lane % 4 */
+} tc_rows;
+
+/* Opens the loop over virtual tiles `vt` (of B H T / 64 for `rows` = T; close with loop_end, or the
+ * caller's enclosing loop) and places the warp. */
+static void tc_rows_begin(gen *g, int vt, int64_t rows, tc_rows *w) {
+  int64_t groups = rows / TC_GROUP, per_head = rows / TC_TILE_ROWS;
+  int warp = divc(g, g->tid, 32);
+  w->lane = remc(g, g->tid, 32);
+  w->r = divc(g, w->lane, 4);
+  w->c = remc(g, w->lane, 4);
+  w->slot = remc(g, warp, 4);
+  w->parity = divc(g, warp, 4);
+  w->bh = divc(g, vt, per_head);
+  int t = remc(g, vt, per_head), two_t = mulc(g, t, 2);
+  int low = add(g, two_t, w->slot), high = sub(g, addc(g, w->slot, groups - 4), two_t);
+  w->row0 = mulc(g, sel(g, cmpi(g, "slt", w->slot, ci64(g, 2), "i64"), low, high, "i64"), TC_GROUP);
+}
+
+/* The A fragments of the group's 16 rows of t (rows of `width` elements from element `head`), per k16 step. */
+static void tc_fragments(gen *g, const tc_rows *w, const tensor_ref *t, int head, int64_t width, int (*a)[4]) {
+  for (int64_t kk = 0; kk < width / 16; ++kk)
+    for (int i = 0; i < 4; ++i) {
+      int row = add(g, w->row0, addc(g, w->r, i & 1 ? 8 : 0));
+      int col = addc(g, mulc(g, w->c, 2), 16 * kk + (i & 2 ? 8 : 0));
+      a[kk][i] = load_pair(g, t, add(g, head, add(g, mulc(g, row, width), col)), 1);
+    }
+}
+
+/* Key blocks of 32 that the group of query rows at row0 sees. */
+static int tc_key_blocks(gen *g, const tc_rows *w, int64_t tk, bool causal) {
+  int all = ci64(g, tk / TC_KEYS);
+  return causal ? mini(g, addc(g, divc(g, addc(g, w->row0, TC_GROUP - 1), TC_KEYS), 1), all) : all;
+}
+
+typedef enum tc_mask { TC_MASK_NONE, TC_MASK_COLUMN_AFTER_ROW, TC_MASK_COLUMN_BEFORE_ROW } tc_mask;
+
+/* Products of the group's fragments `a` (width `depth`) with the 32 rows col0.. of b (from element
+ * `b_head`): s[nt * 4 + i] is row row0 + r (+ 8 for i >= 2), column col0 + 8 nt + 2c + (i & 1); times
+ * `scale` when scale >= 0, and -inf where `mask` says (a later key than the query: the forward's causal
+ * mask; an earlier query than the key: the same mask seen from the key rows). */
+static void tc_products(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, const tensor_ref *b, int b_head,
+                        int col0, int scale, tc_mask mask, int *s) {
+  int zero = cf32(g, 0.0), minus_inf = cf32(g, -INFINITY);
+  for (int nt = 0; nt < TC_KEYS / 8; ++nt) {
+    int *acc = &s[nt * 4];
+    for (int i = 0; i < 4; ++i)
+      acc[i] = zero;
+    int b_row = add(g, b_head, mulc(g, add(g, col0, addc(g, w->r, 8 * nt)), depth));
+    for (int64_t kk = 0; kk < depth / 16; ++kk) {
+      int col = addc(g, mulc(g, w->c, 2), 16 * kk);
+      int frag[2] = {load_pair(g, b, add(g, b_row, col), 1), load_pair(g, b, add(g, b_row, addc(g, col, 8)), 1)};
+      mma_bf16(g, a[kk], frag, acc);
+    }
+    for (int i = 0; i < 4; ++i) {
+      if (scale >= 0)
+        acc[i] = fmul(g, acc[i], scale);
+      if (mask != TC_MASK_NONE) {
+        int column = add(g, col0, addc(g, mulc(g, w->c, 2), 8 * nt + (i & 1)));
+        int row = add(g, w->row0, addc(g, w->r, i & 2 ? 8 : 0));
+        int masked = mask == TC_MASK_COLUMN_AFTER_ROW ? cmpi(g, "sgt", column, row, "i64") : cmpi(g, "slt", column, row, "i64");
+        acc[i] = sel(g, masked, minus_inf, acc[i], "f32");
+      }
+    }
+  }
+}
+
+/* The accumulator tiles s (16 x 32) as the A fragments of the next product, two k16 steps: a[j]. */
+static void tc_as_fragments(gen *g, const int *s, int (*a)[4]) {
+  for (int j = 0; j < TC_KEYS / 16; ++j)
+    for (int i = 0; i < 4; ++i)
+      a[j][i] = pack_bf16(g, s[8 * j + 2 * i], s[8 * j + 2 * i + 1]);
+}
+
+/* acc[nt * 4 + i] (nt < width / 8) += a (16 x 32) times rows col0 .. col0 + 31 of b (width `width`, from
+ * element `b_head`): the B fragments are pairs of rows (k) of one column (n). */
+static void tc_accumulate_rows(gen *g, const tc_rows *w, int (*a)[4], const tensor_ref *b, int b_head, int64_t width,
+                               int col0, int *acc) {
+  for (int j = 0; j < TC_KEYS / 16; ++j) {
+    int row = add(g, col0, addc(g, mulc(g, w->c, 2), 16 * j));
+    for (int64_t nt = 0; nt < width / 8; ++nt) {
+      int lo = add(g, b_head, add(g, mulc(g, row, width), addc(g, w->r, 8 * nt)));
+      int frag[2] = {load_pair(g, b, lo, width), load_pair(g, b, addc(g, lo, 8 * width), width)};
+      mma_bf16(g, a[j], frag, &acc[nt * 4]);
+    }
+  }
+}
+
+/* One online-softmax step over a block of scores for the thread's rows h = 0 (r) and 1 (r + 8): m' = max(m,
+ * max of the block over the quad), alpha = exp(m - m'), s -> p = exp(s - m'), l' = l alpha + the thread's
+ * sum of p (the quad's partial sums meet at the end). m and l are updated in place. */
+static void tc_softmax_step(gen *g, int *m, int *l, int *alpha, int *s) {
+  for (int h = 0; h < 2; ++h) {
+    int block_max = s[2 * h];
+    for (int nt = 0; nt < TC_KEYS / 8; ++nt)
+      for (int i = 2 * h; i < 2 * h + 2; ++i)
+        if (nt || i != 2 * h)
+          block_max = op2(g, "arith.maximumf", block_max, s[nt * 4 + i], "f32");
+    int next = op2(g, "arith.maximumf", m[h], quad_combine(g, "arith.maximumf", block_max), "f32");
+    alpha[h] = fexp(g, fsub(g, m[h], next));
+    m[h] = next;
+    int sum = fmul(g, l[h], alpha[h]);
+    for (int nt = 0; nt < TC_KEYS / 8; ++nt)
+      for (int i = 2 * h; i < 2 * h + 2; ++i) {
+        s[nt * 4 + i] = fexp(g, fsub(g, s[nt * 4 + i], next));
+        sum = fadd(g, sum, s[nt * 4 + i]);
+      }
+    l[h] = sum;
+  }
+}
+
+/* The odd warp of each group hands its `n` carried values to the even one through shared memory (value
+ * i of lane L of slot s at word i 128 + 32 s + L); the even warp gets them in `other`. */
+static void tc_exchange(gen *g, const tc_rows *w, int n, const int *values, int *other) {
+  int place = add(g, mulc(g, w->slot, 32), w->lane);
+  sync_threads(g);
+  when_begin(g, cmpi(g, "eq", w->parity, ci64(g, 1), "i64"));
+  for (int i = 0; i < n; ++i)
+    shared_store(g, addc(g, place, 128 * i), values[i]);
+  when_end(g);
+  sync_threads(g);
+  for (int i = 0; i < n; ++i)
+    other[i] = shared_load(g, addc(g, place, 128 * i));
+}
+
+/* Two online-softmax states (m, l) of the same rows combined: the factors of each. */
+static void tc_merge_factors(gen *g, int m_a, int m_b, int *m, int *fa, int *fb) {
+  *m = op2(g, "arith.maximumf", m_a, m_b, "f32");
+  *fa = fexp(g, fsub(g, m_a, *m));
+  *fb = fexp(g, fsub(g, m_b, *m));
+}
+
+/* Carried state of the forward: m[2], l[2], then the o accumulators (hdv / 8 tiles of 4). */
+static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
+  bool causal = latch_attention_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  int64_t vtiles = hdv / 8, n = 4 + 4 * vtiles;
+  int scale = cf32(g, latch_attention_scale(op));
+  tc_rows w;
+  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
+  int k_head = mulc(g, w.bh, tk * hd), v_head = mulc(g, w.bh, tk * hdv), o_head = mulc(g, w.bh, tq * hdv);
+  int qa[TC_MAX_HEAD / 16][4];
+  tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
+  int init[4 + 4 * TC_MAX_HEAD / 8], args[4 + 4 * TC_MAX_HEAD / 8], results[4 + 4 * TC_MAX_HEAD / 8];
+  init[0] = init[1] = cf32(g, -INFINITY);
+  for (int64_t i = 2; i < n; ++i)
+    init[i] = cf32(g, 0.0);
+  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), (int)n, init, f32_types, args, results);
+  {
+    int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8], pa[TC_KEYS / 16][4];
+    tc_products(g, &w, qa, hd, k, k_head, key0, scale, causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE, s);
+    memcpy(next, args, sizeof(int) * (size_t)n);
+    tc_softmax_step(g, &next[0], &next[2], alpha, s);
+    int *acc = &next[4];
+    for (int64_t i = 0; i < 4 * vtiles; ++i)
+      acc[i] = fmul(g, acc[i], alpha[(i & 2) ? 1 : 0]);
+    tc_as_fragments(g, s, pa);
+    tc_accumulate_rows(g, &w, pa, v, v_head, hdv, key0, acc);
+    for_end(g, (int)n, next, f32_types);
+  }
+  int other[4 + 4 * TC_MAX_HEAD / 8];
+  tc_exchange(g, &w, (int)n, results, other);
+  when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
+  {
+    int fa[2], fb[2], l[2];
+    for (int h = 0; h < 2; ++h) {
+      int m;
+      tc_merge_factors(g, results[h], other[h], &m, &fa[h], &fb[h]);
+      l[h] = quad_combine(g, "arith.addf", fadd(g, fmul(g, results[2 + h], fa[h]), fmul(g, other[2 + h], fb[h])));
+    }
+    for (int64_t nt = 0; nt < vtiles; ++nt)
+      for (int i = 0; i < 4; ++i) {
+        int h = i & 2 ? 1 : 0;
+        int value = fadd(g, fmul(g, results[4 + nt * 4 + i], fa[h]), fmul(g, other[4 + nt * 4 + i], fb[h]));
+        int row = add(g, w.row0, addc(g, w.r, 8 * h));
+        int col = addc(g, mulc(g, w.c, 2), 8 * nt + (i & 1));
+        store_f32(g, o, add(g, o_head, add(g, mulc(g, row, hdv), col)), fdiv(g, value, l[h]));
+      }
+  }
+  when_end(g);
+  loop_end(g);
+}
+
+/* The statistics on tensor cores: the forward's scores and online softmax without P v; the even warp
+ * writes L = m + log(l) and D = do . o of rows r and r + 8 (the quad's lanes sum columns c, c + 4, ...). */
+static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
+  bool causal = latch_attention_stats_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
+  int scale = cf32(g, latch_attention_stats_scale(op));
+  tc_rows w;
+  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
+  int k_head = mulc(g, w.bh, tk * hd);
+  int qa[TC_MAX_HEAD / 16][4];
+  tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
+  int init[4] = {cf32(g, -INFINITY), cf32(g, -INFINITY), cf32(g, 0.0), cf32(g, 0.0)}, args[4], results[4];
+  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), 4, init, f32_types, args, results);
+  {
+    int s[4 * TC_KEYS / 8], alpha[2], next[4];
+    tc_products(g, &w, qa, hd, k, k_head, mulc(g, kb, TC_KEYS), scale, causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE, s);
+    memcpy(next, args, sizeof(next));
+    tc_softmax_step(g, &next[0], &next[2], alpha, s);
+    for_end(g, 4, next, f32_types);
+  }
+  int other[4];
+  tc_exchange(g, &w, 4, results, other);
+  when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
+  for (int h = 0; h < 2; ++h) {
+    int m, fa, fb;
+    tc_merge_factors(g, results[h], other[h], &m, &fa, &fb);
+    int l = quad_combine(g, "arith.addf", fadd(g, fmul(g, results[2 + h], fa), fmul(g, other[2 + h], fb)));
+    int lse = fadd(g, m, op1(g, "math.log", l, "f32"));
+    int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
+    int dot_part = cf32(g, 0.0);
+    for (int64_t col = 0; col < hdv; col += 4) { /* hdv % 8 == 0 (attention_fits_tensor_cores) */
+      int index = add(g, mulc(g, row, hdv), addc(g, w.c, col));
+      dot_part = fadd(g, dot_part, fmul(g, load_f32(g, d_o, index), load_f32(g, o, index)));
+    }
+    int row_dot = quad_combine(g, "arith.addf", dot_part);
+    when_begin(g, cmpi(g, "eq", w.c, ci64(g, 0), "i64"));
+    store_f32(g, stats, mulc(g, row, 2), lse);
+    store_f32(g, stats, addc(g, mulc(g, row, 2), 1), row_dot);
+    when_end(g);
+  }
+  when_end(g);
+  loop_end(g);
+}
+
+/* The products of the split gradient on tensor cores (see gen_attention_grad_from_stats for the formulas;
+ * L and D from stats). Query tiles: a warp's group of 16 query rows with its q and do fragments in
+ * registers; per block of 32 keys S = q k^T, P = exp(S scale - L), dP = do v^T, dS = P (dP - D) and
+ * dq += dS k (k's rows as B pairs); the two warps of a group add their dq and the even one writes dq
+ * scale. Key tiles: a group of 16 key rows; per block of 32 queries (those that see the keys), S^T = k q^T,
+ * P^T = exp(S^T scale - L[query]), dP^T = v do^T, dS^T = P^T (dP^T - D[query]), dv += P^T do and
+ * dk += dS^T q; the even warp writes dk scale and dv. k and v fragments of the key rows are read again
+ * per block (registers hold the 64 accumulators). */
+static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *d_o = &io->in[3], *stats = &io->in[4];
+  const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
+  bool causal = latch_attention_grad_from_stats_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
+  int64_t query_tiles = bh_count * (tq / TC_TILE_ROWS);
+  int vt = tiles_begin(g, query_tiles + bh_count * (tk / TC_TILE_ROWS));
+  int zero = cf32(g, 0.0);
+  int init[8 * TC_MAX_HEAD / 8], args[8 * TC_MAX_HEAD / 8], results[8 * TC_MAX_HEAD / 8], other[8 * TC_MAX_HEAD / 8];
+  when_begin(g, cmpi(g, "slt", vt, ci64(g, query_tiles), "i64"));
+  {
+    /* query rows: dq */
+    tc_rows w;
+    tc_rows_begin(g, vt, tq, &w);
+    int q_head = mulc(g, w.bh, tq * hd), k_head = mulc(g, w.bh, tk * hd), v_head = mulc(g, w.bh, tk * hdv);
+    int o_head = mulc(g, w.bh, tq * hdv);
+    int qa[TC_MAX_HEAD / 16][4], doa[TC_MAX_HEAD / 16][4], lse[2], row_dot[2];
+    tc_fragments(g, &w, q, q_head, hd, qa);
+    tc_fragments(g, &w, d_o, o_head, hdv, doa);
+    for (int h = 0; h < 2; ++h) {
+      int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
+      lse[h] = load_f32(g, stats, mulc(g, row, 2));
+      row_dot[h] = load_f32(g, stats, addc(g, mulc(g, row, 2), 1));
+    }
+    int n = (int)(4 * hd / 8);
+    for (int i = 0; i < n; ++i)
+      init[i] = zero;
+    int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), n, init, f32_types, args, results);
+    {
+      int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8], dsa[TC_KEYS / 16][4];
+      int next[4 * TC_MAX_HEAD / 8];
+      tc_products(g, &w, qa, hd, k, k_head, key0, scale, causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE, s);
+      tc_products(g, &w, doa, hdv, v, v_head, key0, -1, TC_MASK_NONE, dp);
+      for (int i = 0; i < 4 * TC_KEYS / 8; ++i) {
+        int h = i & 2 ? 1 : 0;
+        s[i] = fmul(g, fexp(g, fsub(g, s[i], lse[h])), fsub(g, dp[i], row_dot[h]));
+      }
+      tc_as_fragments(g, s, dsa);
+      memcpy(next, args, sizeof(int) * (size_t)n);
+      tc_accumulate_rows(g, &w, dsa, k, k_head, hd, key0, next);
+      for_end(g, n, next, f32_types);
+    }
+    tc_exchange(g, &w, n, results, other);
+    when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
+    for (int64_t nt = 0; nt < hd / 8; ++nt)
+      for (int i = 0; i < 4; ++i) {
+        int row = add(g, w.row0, addc(g, w.r, i & 2 ? 8 : 0));
+        int col = addc(g, mulc(g, w.c, 2), 8 * nt + (i & 1));
+        int value = fmul(g, fadd(g, results[nt * 4 + i], other[nt * 4 + i]), scale);
+        store_f32(g, dq, add(g, q_head, add(g, mulc(g, row, hd), col)), value);
+      }
+    when_end(g);
+  }
+  otherwise(g);
+  {
+    /* key rows: dk and dv */
+    tc_rows w;
+    tc_rows_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, &w);
+    int q_head = mulc(g, w.bh, tq * hd), k_head = mulc(g, w.bh, tk * hd), v_head = mulc(g, w.bh, tk * hdv);
+    int o_head = mulc(g, w.bh, tq * hdv), stats_head = mulc(g, w.bh, tq * 2);
+    int n_dk = (int)(4 * hd / 8), n = n_dk + (int)(4 * hdv / 8);
+    for (int i = 0; i < n; ++i)
+      init[i] = zero;
+    int first = causal ? divc(g, w.row0, TC_KEYS) : ci64(g, 0);
+    int qb = for_begin(g, add(g, first, w.parity), ci64(g, tq / TC_KEYS), ci64(g, 2), n, init, f32_types, args, results);
+    {
+      int query0 = mulc(g, qb, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8];
+      int ka[TC_MAX_HEAD / 16][4], va[TC_MAX_HEAD / 16][4], pa[TC_KEYS / 16][4], dsa[TC_KEYS / 16][4];
+      int next[8 * TC_MAX_HEAD / 8];
+      tc_fragments(g, &w, k, k_head, hd, ka);
+      tc_products(g, &w, ka, hd, q, q_head, query0, scale, causal ? TC_MASK_COLUMN_BEFORE_ROW : TC_MASK_NONE, s);
+      tc_fragments(g, &w, v, v_head, hdv, va);
+      tc_products(g, &w, va, hdv, d_o, o_head, query0, -1, TC_MASK_NONE, dp);
+      for (int nt = 0; nt < TC_KEYS / 8; ++nt)
+        for (int e = 0; e < 2; ++e) {
+          int query = add(g, query0, addc(g, mulc(g, w.c, 2), 8 * nt + e));
+          int at = add(g, stats_head, mulc(g, query, 2));
+          int lse = load_f32(g, stats, at), row_dot = load_f32(g, stats, addc(g, at, 1));
+          for (int i = e; i < 4; i += 2) {
+            int *p = &s[nt * 4 + i];
+            *p = fexp(g, fsub(g, *p, lse));
+            dp[nt * 4 + i] = fmul(g, *p, fsub(g, dp[nt * 4 + i], row_dot));
+          }
+        }
+      tc_as_fragments(g, s, pa);
+      tc_as_fragments(g, dp, dsa);
+      memcpy(next, args, sizeof(int) * (size_t)n);
+      tc_accumulate_rows(g, &w, dsa, q, q_head, hd, query0, next);
+      tc_accumulate_rows(g, &w, pa, d_o, o_head, hdv, query0, next + n_dk);
+      for_end(g, n, next, f32_types);
+    }
+    tc_exchange(g, &w, n, results, other);
+    when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
+    for (int i = 0; i < n; ++i) {
+      bool is_dk = i < n_dk;
+      int64_t width = is_dk ? hd : hdv;
+      int e = is_dk ? i : i - n_dk, nt = e / 4, part = e % 4;
+      int row = add(g, w.row0, addc(g, w.r, part & 2 ? 8 : 0));
+      int col = addc(g, mulc(g, w.c, 2), 8 * nt + (part & 1));
+      int value = fadd(g, results[i], other[i]);
+      store_f32(g, is_dk ? dk : dv, add(g, is_dk ? k_head : v_head, add(g, mulc(g, row, width), col)),
+                is_dk ? fmul(g, value, scale) : value);
+    }
+    when_end(g);
+  }
+  when_end(g);
+  loop_end(g);
+}
+
 /* o = softmax(q k^T scale) v per (b, h): a warp per query row (attention_row_begin), an online softmax
  * over the keys in increasing order (row_loop). */
 static void gen_attention(gen *g, task_io *io, MlirOperation op) {
@@ -2157,6 +2593,10 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   bool causal = latch_attention_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int64_t pq = ceil_div(hd, 32), pv = ceil_div(hdv, 32);
+  if (attention_fits_tensor_cores(q, k, v)) {
+    gen_attention_mma(g, io, op);
+    return;
+  }
   if (pq > MAX_LANE_PARTS || pv > MAX_LANE_PARTS) {
     gen_attention_rows(g, io, op);
     return;
@@ -2190,6 +2630,10 @@ static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
   bool causal = latch_attention_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
+  if (attention_fits_tensor_cores(q, k, o)) {
+    gen_attention_stats_mma(g, io, op);
+    return;
+  }
   attention_row r = {.k = k, .hd = hd, .hdv = hdv, .pq = ceil_div(hd, 32), .pv = ceil_div(hdv, 32)};
   r.scale = cf32(g, latch_attention_stats_scale(op));
   r.lane = remc(g, g->tid, 32);
@@ -2224,6 +2668,11 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
   bool causal = latch_attention_grad_from_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int64_t pq = ceil_div(hd, 32), pv = ceil_div(hdv, 32);
+  if (attention_fits_tensor_cores(q, k, v) && tk % TC_TILE_ROWS == 0 && d_o->kind != PLACE_CONST &&
+      stats->kind != PLACE_CONST) {
+    gen_attention_grad_from_stats_mma(g, io, op);
+    return;
+  }
   attention_row r = {.k = k, .v = v, .q = q, .d_o = d_o, .stats = stats, .hd = hd, .hdv = hdv, .pq = pq, .pv = pv};
   r.scale = cf32(g, latch_attention_grad_from_stats_scale(op));
   r.lane = remc(g, g->tid, 32);
@@ -2365,7 +2814,7 @@ static void gen_attention_grad(gen *g, task_io *io, MlirOperation op) {
     when_begin(g, cmpi(g, "slt", j, k_end, "i64"));
     lane_row(g, k, add(g, k_head, mulc(g, j, hd)), hd, lane, kv);
     lane_row(g, v, add(g, v_head, mulc(g, j, hdv)), hdv, lane, vv);
-    int init[2 * MAX_LANE_PARTS], args[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS], next[2 * MAX_LANE_PARTS];
+    int init[2 * MAX_LANE_PARTS], args[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS], next[2 * MAX_LANE_PARTS] = {0};
     int n = (int)(pq + pv);
     for (int64_t m = 0; m < pq; ++m)
       init[m] = local_load(g, dk_acc, addc(g, mulc(g, t, pq), m));

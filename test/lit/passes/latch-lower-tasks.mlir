@@ -810,3 +810,67 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
   }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return %x, %y, %z, %u, %v, %w : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x4xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+// task.attention on tensor cores (bf16 q, k, v, heads of 64, 64 query rows): the tile's warps read their
+// group's q fragments (4 k16 steps x 4 words, 32-bit loads of bf16 pairs), then per block of 32 keys
+// (their parity's: the loop starts at warp / 4 and steps by 2) carry m, l (2 rows each) and 32 output
+// accumulators: 16 mma for the scores, the causal mask (a key after the row gives -inf), the row max over
+// the quad (xor 1, 2), the exponentials, the scores as bf16 pairs and 16 mma for P v. After the loop the
+// odd warp's 36 values pass through shared memory between two CTA barriers; the even warp rescales both,
+// sums l over the quad and writes o / l as bf16.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// CHECK: %{{.*}}:36 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+// CHECK: arith.cmpi sgt
+// CHECK: arith.select %{{.*}}, %cst{{.*}}, %{{.*}} : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK: math.exp
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: arith.bitcast %{{.*}} : bf16 to i16
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK: scf.yield
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: arith.divf
+// CHECK: llvm.store %{{.*}}, %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK: sym_name = "attention_tc"
+func.func @attention_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf16>, %v: tensor<1x1x64x64xbf16>) -> tensor<1x1x64x64xbf16> {
+  %o = "task.attention"(%q, %k, %v) {causal = true, scale = 0.125 : f64} : (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>) -> tensor<1x1x64x64xbf16>
+  return %o : tensor<1x1x64x64xbf16>
+}
+
+// -----
+
+// The split gradient on tensor cores: statistics (16 mma per key block, m and l carried, L = m + log l
+// and D = do . o over the quad's columns, written by the quad's lane 0) and products: query tiles carry
+// 32 dq accumulators over key blocks (16 mma for S, 16 for dP = do v^T, 16 for dS k), key tiles carry 64
+// (dk, dv) over query blocks (16 + 16 mma for S^T and dP^T, 16 for dS^T q, 16 for P^T do).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: %{{.*}}:4 = scf.for
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: math.log
+// CHECK: func.func @task_body_1(
+// CHECK: %{{.*}}:32 = scf.for
+// CHECK-COUNT-48: nvvm.mma.sync
+// CHECK: scf.yield
+// CHECK: %{{.*}}:64 = scf.for
+// CHECK-COUNT-64: nvvm.mma.sync
+// CHECK: scf.yield
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: sym_name = "attention_grad_tc"
+func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf16>, %v: tensor<1x1x64x64xbf16>, %o: tensor<1x1x64x64xbf16>, %do: tensor<1x1x64x64xf32>) -> (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>) {
+  %s = "task.attention_stats"(%q, %k, %o, %do) {causal = true, scale = 0.125 : f64} : (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xf32>) -> tensor<1x1x64x2xf32>
+  %dq, %dk, %dv = "task.attention_grad_from_stats"(%q, %k, %v, %do, %s) {causal = true, scale = 0.125 : f64} : (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xf32>, tensor<1x1x64x2xf32>) -> (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>)
+  return %dq, %dk, %dv : tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>
+}
