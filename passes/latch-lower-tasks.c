@@ -1026,6 +1026,118 @@ static void product_stage_pairs(gen *g, const product_operand *side, int i0, int
   }
 }
 
+/* ---- staging bf16 operands with 16-byte loads ----
+ * When the operand's tensor starts 16-byte aligned, each thread moves 8 consecutive bf16 of its contiguous
+ * axis with one 128-bit load: along k (pairs as they lie, 4 words to one staged row), or along i (8
+ * columns of rows k and k + 1, interleaved into the 8 pair words of 8 staged rows). A vector that leaves
+ * the operand (its rows or its k range) or is not 16-byte aligned takes the per-element path instead, so
+ * the staged words are those of product_stage_pairs in every case. */
+static bool stage_by_vectors(const product_operand *side) {
+  const tensor_ref *t = side->t;
+  return t->dt == DT_BF16 && t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % 16 == 0) &&
+         (side->k_stride == 1 || side->i_stride == 1);
+}
+
+/* Words of 8 bf16 at element `index` of t (16-byte aligned) as vector<4xi32>. */
+static int load_vector(gen *g, const tensor_ref *t, int index) {
+  int address = element_address(g, t, index), r = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>", r, address);
+  return r;
+}
+
+static int vector_of(gen *g, const int *words) {
+  int v = fresh(g);
+  ln(g, "%%v%d = llvm.mlir.poison : vector<4xi32>", v);
+  for (int m = 0; m < 4; ++m) {
+    int next = fresh(g);
+    ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<4xi32>", next, words[m], v, ci32(g, m));
+    v = next;
+  }
+  return v;
+}
+
+static int vector_word(gen *g, int v, int m) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.extractelement %%v%d[%%v%d : i32] : vector<4xi32>", r, v, ci32(g, m));
+  return r;
+}
+
+/* Eight bf16 at index, index + step, ... as four pair words: one vector load when `whole` (every element
+ * valid and the index 16-byte aligned, step 1), else element by element with `valid_of(e)` deciding. */
+static int load_eight(gen *g, const tensor_ref *t, int index, int whole, const int *valid) {
+  const char *type[1] = {"vector<4xi32>"};
+  int words;
+  if_begin(g, whole, 1, type, &words);
+  int fast = load_vector(g, t, index);
+  if_else(g, 1, &fast, type);
+  int w[4];
+  for (int m = 0; m < 4; ++m) {
+    int low = load_bf16_bits_if(g, t, valid[2 * m], addc(g, index, 2 * m));
+    int high = load_bf16_bits_if(g, t, valid[2 * m + 1], addc(g, index, 2 * m + 1));
+    w[m] = op2(g, "arith.ori", low, op2(g, "arith.shli", high, ci32(g, 16), "i32"), "i32");
+  }
+  int slow = vector_of(g, w);
+  if_end(g, 1, &slow, type);
+  return words;
+}
+
+static int in_range(gen *g, int x, int lo, int hi) {
+  return op2(g, "arith.andi", cmpi(g, "sge", x, lo, "i64"), cmpi(g, "slt", x, hi, "i64"), "i1");
+}
+
+static int aligned8(gen *g, int index) {
+  return cmpi(g, "eq", op2(g, "arith.andi", index, ci64(g, 7), "i64"), ci64(g, 0), "i64");
+}
+
+static void product_stage_vectors(gen *g, const product_operand *side, int i0, int k0, int hi, int64_t offset) {
+  int seven = ci64(g, 7);
+  if (side->k_stride == 1) {
+    /* 128 rows x 4 vectors of 8 k: two per thread, each stored as 4 words of its staged row */
+    for (int q = 0; q < 2; ++q) {
+      int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
+      int ii = divc(g, e, 4), kp = mulc(g, remc(g, e, 4), 4);
+      int i = add(g, i0, ii), k = add(g, k0, mulc(g, kp, 2));
+      int row_ok = in_range(g, i, side->i_lo, side->i_hi);
+      int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), k));
+      int whole = op2(g, "arith.andi", op2(g, "arith.andi", row_ok, cmpi(g, "slt", add(g, k, seven), hi, "i64"), "i1"),
+                      aligned8(g, index), "i1");
+      int valid[8];
+      for (int m = 0; m < 8; ++m)
+        valid[m] = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, m), hi, "i64"), "i1");
+      int words = load_eight(g, side->t, index, whole, valid);
+      int address = fresh(g);
+      ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
+         shared_base(g), addc(g, add(g, mulc(g, ii, MMA_ROW_WORDS), kp), offset));
+      ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>", words, address);
+    }
+    return;
+  }
+  /* i contiguous: thread (chunk, kp) reads 8 columns i0 + 8 chunk .. of rows k and k + 1 (k = k0 + 2 kp)
+   * and writes the 8 words (k, k + 1) of staged rows 8 chunk .. 8 chunk + 7 */
+  int kp = remc(g, g->tid, MMA_DEPTH / 2), chunk = divc(g, g->tid, MMA_DEPTH / 2);
+  int i = add(g, i0, mulc(g, chunk, 8)), k = add(g, k0, mulc(g, kp, 2));
+  int cols_ok = op2(g, "arith.andi", cmpi(g, "sge", i, side->i_lo, "i64"), cmpi(g, "slt", add(g, i, seven), side->i_hi, "i64"), "i1");
+  int rows[2];
+  for (int h = 0; h < 2; ++h) {
+    int row_ok = cmpi(g, "slt", addc(g, k, h), hi, "i64");
+    int index = add(g, side->base, add(g, mulc(g, addc(g, k, h), side->k_stride), i));
+    int whole = op2(g, "arith.andi", op2(g, "arith.andi", row_ok, cols_ok, "i1"), aligned8(g, index), "i1");
+    int valid[8];
+    for (int m = 0; m < 8; ++m)
+      valid[m] = op2(g, "arith.andi", row_ok, in_range(g, addc(g, i, m), side->i_lo, side->i_hi), "i1");
+    rows[h] = load_eight(g, side->t, index, whole, valid);
+  }
+  int low_mask = ci32(g, 0xffff), high_mask = ci32(g, (int32_t)0xffff0000u), sixteen = ci32(g, 16);
+  for (int m = 0; m < 8; ++m) {
+    int a = vector_word(g, rows[0], m / 2), b = vector_word(g, rows[1], m / 2), word;
+    if (m % 2 == 0)
+      word = op2(g, "arith.ori", op2(g, "arith.andi", a, low_mask, "i32"), op2(g, "arith.shli", b, sixteen, "i32"), "i32");
+    else
+      word = op2(g, "arith.ori", op2(g, "arith.shrui", a, sixteen, "i32"), op2(g, "arith.andi", b, high_mask, "i32"), "i32");
+    shared_store_as(g, addc(g, add(g, mulc(g, addc(g, mulc(g, chunk, 8), m), MMA_ROW_WORDS), kp), offset), word, "i32");
+  }
+}
+
 /* The warp's place: rows wm * 64 + ..., columns wn * 32 + ...; g = lane / 4, t = lane % 4. */
 typedef struct mma_lane {
   int row, col, g, t; /* row and col: the warp tile's first row and column inside the CTA tile */
@@ -1044,8 +1156,8 @@ static void product_accumulate_mma(gen *g, const product_operand *a, const produ
   int stage_acc[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
   int k0 = for_begin(g, lo, hi, ci64(g, MMA_DEPTH), PRODUCT_ACCUMULATORS, acc_in, f32_types, stage_acc, acc_out);
   sync_threads(g);
-  product_stage_pairs(g, a, row0, k0, hi, 0);
-  product_stage_pairs(g, b, col0, k0, hi, MMA_B_OFFSET);
+  (stage_by_vectors(a) ? product_stage_vectors : product_stage_pairs)(g, a, row0, k0, hi, 0);
+  (stage_by_vectors(b) ? product_stage_vectors : product_stage_pairs)(g, b, col0, k0, hi, MMA_B_OFFSET);
   sync_threads(g);
   memcpy(next, stage_acc, sizeof(next));
   for (int step = 0; step < MMA_DEPTH / 16; ++step) {

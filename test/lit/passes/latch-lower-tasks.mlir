@@ -84,8 +84,10 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // task.grouped_matmul: the groups of the tile's first and last rows (the number of ends[g] <= row) bound a
 // loop over groups; each runs the tiled product with the other groups' rows reading as zero, carrying the
 // 64 accumulators; rows past ends[G-1] are in no group and give 0. bf16 operands: the product runs on
-// tensor cores, 32 steps of k per stage staged as bf16 pairs (i16 loads packed into i32 words), two k16
-// steps of 16 mma.sync.m16n8k16 each.
+// tensor cores, 32 steps of k per stage staged as bf16 pairs: x (k contiguous) by 16-byte loads of 8 k
+// stored as 4 words of a staged row, w (columns contiguous) by 16-byte loads of 8 columns of rows k and
+// k + 1 interleaved into 8 words; a vector that leaves the operand takes i16 loads packed into i32 words;
+// then two k16 steps of 16 mma.sync.m16n8k16 each.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<12288 x f32>
 // CHECK: func.func @task_body_0(
@@ -97,9 +99,13 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1_i64 iter_args({{.*}}) -> (f32, {{.*}}) : i64 {
 // CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args(
 // CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i16
 // CHECK: arith.shli %{{.*}}, %c16_i32 : i32
-// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
