@@ -137,7 +137,8 @@ static int64_t dim_from_end(MlirType type, intptr_t k) {
 /* Output tiles of 128 x 128 for matrix products, 64 rows for row-wise ops, 8192 elements for
  * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
  * attention and the split gradient's statistics (the products: those query-row tiles, then as many
- * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad, 256 sort positions
+ * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad, 16 rows of a
+ * scatter_add_rows with many sources, 256 sort positions
  * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles of 64 columns x 256 rows; at least 1, at most
  * 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
@@ -181,7 +182,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     if (rows(mlirValueGetType(mlirOperationGetOperand(task, 0))) <= LATCH_SCATTER_ELEMENTWISE_SOURCES)
       tiles = ceil_div(latch_type_element_count(out), 8192);
     else
-      tiles = ceil_div(rows(out), 64);
+      tiles = ceil_div(rows(out), 16); /* rows summed in shared memory (latch-lower-tasks SCATTER_ROWS) */
     break;
   case LATCH_OP_TASK_BUCKET: /* one position of the counting sort (of ends or of order) per thread */
     tiles = ceil_div(latch_type_element_count(out) +

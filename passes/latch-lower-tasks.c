@@ -16,7 +16,8 @@
  *
  * The rules every template follows:
  * - Tiles: the task is cut into "virtual tiles" by the rule of latch_task_tile_count without its clamp
- *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op, 8192
+ *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op (16 rows of
+ *   a scatter_add_rows with many sources), 8192
  *   elements of elementwise work, copies and row gathers, 64 interleaved query rows of one (batch, head)
  *   for attention and its split gradient (attention_row_begin), one (batch, head, 128 queries) block of
  *   the unsplit attention_grad, (g, 128 x 128 of K x N) of grouped_matmul_weight_grad, 256 positions of
@@ -974,6 +975,20 @@ static void product_stage(gen *g, const product_operand *side, int i0, int k0, i
   }
 }
 
+/* c += a b on one mma.sync.m16n8k16 (bf16 x bf16, f32 accumulators): a[4] and b[2] are bf16-pair words. */
+static void mma_bf16(gen *g, const int *a, const int *b, int *c) {
+  int d = fresh(g);
+  ln(g, "%%v%d = nvvm.mma.sync A[%%v%d, %%v%d, %%v%d, %%v%d] B[%%v%d, %%v%d] C[%%v%d, %%v%d, %%v%d, %%v%d] "
+        "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
+        "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, "
+        "shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>",
+     d, a[0], a[1], a[2], a[3], b[0], b[1], c[0], c[1], c[2], c[3]);
+  for (int r = 0; r < 4; ++r) {
+    c[r] = fresh(g);
+    ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(f32, f32, f32, f32)>", c[r], d, r);
+  }
+}
+
 /* ---- the same tile on bf16 tensor cores (mma.sync.m16n8k16, fp32 accumulators) ----
  * Used when both operands are bf16 (TinyMoE's products: models.md's bf16 matmul inputs). The 8 warps
  * form 2 x 4 warp tiles of 64 x 32 outputs: 4 x 4 mma tiles of 16 x 8, whose four accumulators per lane
@@ -1089,14 +1104,15 @@ static int aligned8(gen *g, int index) {
   return cmpi(g, "eq", op2(g, "arith.andi", index, ci64(g, 7), "i64"), ci64(g, 0), "i64");
 }
 
-static void product_stage_vectors(gen *g, const product_operand *side, int i0, int k0, int hi, int64_t offset) {
+/* The two 8-element vectors of a stage that this thread moves (k contiguous: rows e / 4 of its two e;
+ * i contiguous: rows k and k + 1 of its column chunk), loaded; product_store_vectors puts them in shared
+ * memory. Vectors past hi read as zeros without touching memory, so the next stage may be loaded early. */
+static void product_load_vectors(gen *g, const product_operand *side, int i0, int k0, int hi, int *vectors) {
   int seven = ci64(g, 7);
   if (side->k_stride == 1) {
-    /* 128 rows x 4 vectors of 8 k: two per thread, each stored as 4 words of its staged row */
     for (int q = 0; q < 2; ++q) {
       int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
-      int ii = divc(g, e, 4), kp = mulc(g, remc(g, e, 4), 4);
-      int i = add(g, i0, ii), k = add(g, k0, mulc(g, kp, 2));
+      int i = add(g, i0, divc(g, e, 4)), k = add(g, k0, mulc(g, remc(g, e, 4), 8));
       int row_ok = in_range(g, i, side->i_lo, side->i_hi);
       int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), k));
       int whole = op2(g, "arith.andi", op2(g, "arith.andi", row_ok, cmpi(g, "slt", add(g, k, seven), hi, "i64"), "i1"),
@@ -1104,20 +1120,13 @@ static void product_stage_vectors(gen *g, const product_operand *side, int i0, i
       int valid[8];
       for (int m = 0; m < 8; ++m)
         valid[m] = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, m), hi, "i64"), "i1");
-      int words = load_eight(g, side->t, index, whole, valid);
-      int address = fresh(g);
-      ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
-         shared_base(g), addc(g, add(g, mulc(g, ii, MMA_ROW_WORDS), kp), offset));
-      ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>", words, address);
+      vectors[q] = load_eight(g, side->t, index, whole, valid);
     }
     return;
   }
-  /* i contiguous: thread (chunk, kp) reads 8 columns i0 + 8 chunk .. of rows k and k + 1 (k = k0 + 2 kp)
-   * and writes the 8 words (k, k + 1) of staged rows 8 chunk .. 8 chunk + 7 */
   int kp = remc(g, g->tid, MMA_DEPTH / 2), chunk = divc(g, g->tid, MMA_DEPTH / 2);
   int i = add(g, i0, mulc(g, chunk, 8)), k = add(g, k0, mulc(g, kp, 2));
   int cols_ok = op2(g, "arith.andi", cmpi(g, "sge", i, side->i_lo, "i64"), cmpi(g, "slt", add(g, i, seven), side->i_hi, "i64"), "i1");
-  int rows[2];
   for (int h = 0; h < 2; ++h) {
     int row_ok = cmpi(g, "slt", addc(g, k, h), hi, "i64");
     int index = add(g, side->base, add(g, mulc(g, addc(g, k, h), side->k_stride), i));
@@ -1125,11 +1134,27 @@ static void product_stage_vectors(gen *g, const product_operand *side, int i0, i
     int valid[8];
     for (int m = 0; m < 8; ++m)
       valid[m] = op2(g, "arith.andi", row_ok, in_range(g, addc(g, i, m), side->i_lo, side->i_hi), "i1");
-    rows[h] = load_eight(g, side->t, index, whole, valid);
+    vectors[h] = load_eight(g, side->t, index, whole, valid);
   }
+}
+
+/* k contiguous: each vector is 4 words of its staged row (one 16-byte store); i contiguous: the two rows'
+ * columns interleave into the 8 pair words (k, k + 1) of staged rows 8 chunk .. 8 chunk + 7. */
+static void product_store_vectors(gen *g, const product_operand *side, const int *vectors, int64_t offset) {
+  if (side->k_stride == 1) {
+    for (int q = 0; q < 2; ++q) {
+      int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
+      int word = add(g, mulc(g, divc(g, e, 4), MMA_ROW_WORDS), mulc(g, remc(g, e, 4), 4)), address = fresh(g);
+      ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
+         shared_base(g), addc(g, word, offset));
+      ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>", vectors[q], address);
+    }
+    return;
+  }
+  int kp = remc(g, g->tid, MMA_DEPTH / 2), chunk = divc(g, g->tid, MMA_DEPTH / 2);
   int low_mask = ci32(g, 0xffff), high_mask = ci32(g, (int32_t)0xffff0000u), sixteen = ci32(g, 16);
   for (int m = 0; m < 8; ++m) {
-    int a = vector_word(g, rows[0], m / 2), b = vector_word(g, rows[1], m / 2), word;
+    int a = vector_word(g, vectors[0], m / 2), b = vector_word(g, vectors[1], m / 2), word;
     if (m % 2 == 0)
       word = op2(g, "arith.ori", op2(g, "arith.andi", a, low_mask, "i32"), op2(g, "arith.shli", b, sixteen, "i32"), "i32");
     else
@@ -1150,45 +1175,70 @@ static mma_lane mma_lane_of(gen *g) {
   return m;
 }
 
+/* One k16 step of the warp's 4 x 4 mma tiles from the staged words (step 0 or 1 of the stage). */
+static void product_mma_step(gen *g, const mma_lane *w, int step, int *acc) {
+  int words = 8 * step;
+  /* B's fragments of the step first, then A's per row of mma tiles: 8 + 4 words live, not 8 + 16 */
+  int af[4], bf[4][2];
+  for (int nt = 0; nt < 4; ++nt)
+    for (int r = 0; r < 2; ++r) {
+      int col = add(g, add(g, w->col, w->g), ci64(g, 8 * nt));
+      bf[nt][r] = shared_load_as(g, addc(g, add(g, mulc(g, col, MMA_ROW_WORDS), addc(g, w->t, words + 4 * r)),
+                                         MMA_B_OFFSET), "i32");
+    }
+  for (int mt = 0; mt < 4; ++mt) {
+    for (int r = 0; r < 4; ++r) {
+      int row = add(g, add(g, w->row, w->g), ci64(g, 16 * mt + (r & 1 ? 8 : 0)));
+      af[r] = shared_load_as(g, add(g, mulc(g, row, MMA_ROW_WORDS), addc(g, w->t, words + (r & 2 ? 4 : 0))), "i32");
+    }
+    for (int nt = 0; nt < 4; ++nt)
+      mma_bf16(g, af, bf[nt], &acc[(mt * 4 + nt) * 4]);
+  }
+}
+
+/* Carried by the prefetching stage loop: the accumulators, then the next stage's four vectors. */
+static const char *const prefetch_types[PRODUCT_ACCUMULATORS + 4] = {
+#define F8 "f32", "f32", "f32", "f32", "f32", "f32", "f32", "f32"
+    F8, F8, F8, F8, F8, F8, F8, F8,
+#undef F8
+    "vector<4xi32>", "vector<4xi32>", "vector<4xi32>", "vector<4xi32>",
+};
+
 static void product_accumulate_mma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                    int lo, int hi, const int *acc_in, int *acc_out) {
   mma_lane w = mma_lane_of(g);
+  if (stage_by_vectors(a) && stage_by_vectors(b)) {
+    /* Both operands by vectors: the loads of stage s + 1 are issued before the mma of stage s (carried in
+     * registers), so their latency hides behind the tensor cores. */
+    int init[PRODUCT_ACCUMULATORS + 4], args[PRODUCT_ACCUMULATORS + 4], results[PRODUCT_ACCUMULATORS + 4];
+    int next[PRODUCT_ACCUMULATORS + 4];
+    memcpy(init, acc_in, sizeof(int) * PRODUCT_ACCUMULATORS);
+    product_load_vectors(g, a, row0, lo, hi, &init[PRODUCT_ACCUMULATORS]);
+    product_load_vectors(g, b, col0, lo, hi, &init[PRODUCT_ACCUMULATORS + 2]);
+    int k0 = for_begin(g, lo, hi, ci64(g, MMA_DEPTH), PRODUCT_ACCUMULATORS + 4, init, prefetch_types, args, results);
+    sync_threads(g);
+    product_store_vectors(g, a, &args[PRODUCT_ACCUMULATORS], 0);
+    product_store_vectors(g, b, &args[PRODUCT_ACCUMULATORS + 2], MMA_B_OFFSET);
+    sync_threads(g);
+    int k1 = addc(g, k0, MMA_DEPTH);
+    product_load_vectors(g, a, row0, k1, hi, &next[PRODUCT_ACCUMULATORS]);
+    product_load_vectors(g, b, col0, k1, hi, &next[PRODUCT_ACCUMULATORS + 2]);
+    memcpy(next, args, sizeof(int) * PRODUCT_ACCUMULATORS);
+    for (int step = 0; step < MMA_DEPTH / 16; ++step)
+      product_mma_step(g, &w, step, next);
+    for_end(g, PRODUCT_ACCUMULATORS + 4, next, prefetch_types);
+    memcpy(acc_out, results, sizeof(int) * PRODUCT_ACCUMULATORS);
+    return;
+  }
   int stage_acc[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
   int k0 = for_begin(g, lo, hi, ci64(g, MMA_DEPTH), PRODUCT_ACCUMULATORS, acc_in, f32_types, stage_acc, acc_out);
   sync_threads(g);
-  (stage_by_vectors(a) ? product_stage_vectors : product_stage_pairs)(g, a, row0, k0, hi, 0);
-  (stage_by_vectors(b) ? product_stage_vectors : product_stage_pairs)(g, b, col0, k0, hi, MMA_B_OFFSET);
+  product_stage_pairs(g, a, row0, k0, hi, 0);
+  product_stage_pairs(g, b, col0, k0, hi, MMA_B_OFFSET);
   sync_threads(g);
   memcpy(next, stage_acc, sizeof(next));
-  for (int step = 0; step < MMA_DEPTH / 16; ++step) {
-    int words = 8 * step;
-    /* B's fragments of the step first, then A's per row of mma tiles: 8 + 4 words live, not 8 + 16 */
-    int af[4], bf[4][2];
-    for (int nt = 0; nt < 4; ++nt)
-      for (int r = 0; r < 2; ++r) {
-        int col = add(g, add(g, w.col, w.g), ci64(g, 8 * nt));
-        bf[nt][r] = shared_load_as(g, addc(g, add(g, mulc(g, col, MMA_ROW_WORDS), addc(g, w.t, words + 4 * r)),
-                                           MMA_B_OFFSET), "i32");
-      }
-    for (int mt = 0; mt < 4; ++mt) {
-      for (int r = 0; r < 4; ++r) {
-        int row = add(g, add(g, w.row, w.g), ci64(g, 16 * mt + (r & 1 ? 8 : 0)));
-        af[r] = shared_load_as(g, add(g, mulc(g, row, MMA_ROW_WORDS), addc(g, w.t, words + (r & 2 ? 4 : 0))), "i32");
-      }
-      for (int nt = 0; nt < 4; ++nt) {
-        int *c = &next[(mt * 4 + nt) * 4], d = fresh(g);
-        ln(g, "%%v%d = nvvm.mma.sync A[%%v%d, %%v%d, %%v%d, %%v%d] B[%%v%d, %%v%d] C[%%v%d, %%v%d, %%v%d, %%v%d] "
-              "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
-              "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, "
-              "shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>",
-           d, af[0], af[1], af[2], af[3], bf[nt][0], bf[nt][1], c[0], c[1], c[2], c[3]);
-        for (int r = 0; r < 4; ++r) {
-          c[r] = fresh(g);
-          ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(f32, f32, f32, f32)>", c[r], d, r);
-        }
-      }
-    }
-  }
+  for (int step = 0; step < MMA_DEPTH / 16; ++step)
+    product_mma_step(g, &w, step, next);
   for_end(g, PRODUCT_ACCUMULATORS, next, f32_types);
 }
 
@@ -1813,12 +1863,18 @@ static void gen_gather(gen *g, const tensor_ref *table, const tensor_ref *ids, c
 
 /* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s. With few sources (at most
  * LATCH_SCATTER_ELEMENTWISE_SOURCES) one y element per thread iteration tests them all (tiles of 8192
- * elements). Otherwise one warp per row of y (tiles of 64 rows): the lanes test 32 indices at a time, a
- * ballot gives the matching s in increasing order, and lane l adds x[s, c] for its columns c = l, l + 32,
- * ... of a pass of SCATTER_PASS_COLUMNS (accumulators in local memory): O(S) index tests per row and pass,
- * O(D) adds per match. Either way each sum runs in increasing s, as the definition says. */
-#define SCATTER_LANE_COLUMNS 16
-#define SCATTER_PASS_COLUMNS (32 * SCATTER_LANE_COLUMNS)
+ * elements). Otherwise a tile owns SCATTER_ROWS rows of y, summed in shared memory (a pass of
+ * SCATTER_PASS_COLUMNS columns at a time): the CTA reads the indices 256 at a time, the warps' ballots
+ * and their counts give the chunk's matches in increasing s as a list in shared memory, and then every
+ * thread adds row s of x to the match's row for its columns (tid, tid + 256, ...), match after match. So
+ * each source row is read once by the tile that owns its row, a tile reads the S indices once per pass
+ * (S R / SCATTER_ROWS index reads in all, not S R), and each sum still runs in increasing s: the bits are
+ * those of the definition's order. */
+#define SCATTER_ROWS 16
+#define SCATTER_PASS_COLUMNS 512
+#define SCATTER_LIST (SCATTER_ROWS * SCATTER_PASS_COLUMNS) /* shared words: s of each match, then its row */
+#define SCATTER_COUNTS (SCATTER_LIST + 2 * CTA_THREADS)     /* the warps' match counts */
+_Static_assert(SCATTER_COUNTS + WARPS <= SHARED_FLOATS, "the scatter tile fits @latch_smem");
 static void gen_scatter_add_rows(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *idx = &io->in[1], *y = &io->out[0];
   int64_t s_count = dim(x, 0), d = dim(x, 1), rows = dim(y, 0);
@@ -1835,48 +1891,74 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
     loop_end(g);
     return;
   }
-  int64_t lane_columns = ceil_div(d, 32) < SCATTER_LANE_COLUMNS ? ceil_div(d, 32) : SCATTER_LANE_COLUMNS;
-  int acc = local_array(g, lane_columns);
-  int r = warp_rows_begin(g, rows);
-  int lane = remc(g, g->tid, 32);
-  int pass = loop_begin(g, ci64(g, 0), ci64(g, d), ci64(g, SCATTER_PASS_COLUMNS));
-  local_fill(g, acc, lane_columns, cf32(g, 0.0));
-  int s0 = loop_begin(g, ci64(g, 0), ci64(g, s_count), ci64(g, 32));
-  int s = add(g, s0, lane);
-  int inside = cmpi(g, "slt", s, ci64(g, s_count), "i64");
-  int safe = mini(g, s, ci64(g, s_count - 1));
-  int hit = op2(g, "arith.andi", inside, cmpi(g, "eq", load_index(g, idx, safe), r, "i64"), "i1");
-  int all = ci32(g, -1), none = ci32(g, 0), one = ci32(g, 1), mask = fresh(g);
-  ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, all, hit);
-  /* while (mask) { s = s0 + ctz(mask); add row s; mask &= mask - 1; } */
-  int remaining = fresh(g), current = fresh(g), left = fresh(g);
-  ln(g, "%%v%d = scf.while (%%v%d = %%v%d) : (i32) -> i32 {", remaining, current, mask);
-  g->depth++;
-  ln(g, "scf.condition(%%v%d) %%v%d : i32", cmpi(g, "ne", current, none, "i32"), current);
-  g->depth--;
-  ln(g, "} do {");
-  ln(g, "^bb0(%%v%d: i32):", left);
-  g->depth++;
-  int bit = fresh(g);
-  ln(g, "%%v%d = \"llvm.intr.cttz\"(%%v%d) <{is_zero_poison = true}> : (i32) -> i32", bit, left);
-  int source_row = mulc(g, add(g, s0, cast(g, "arith.extui", bit, "i32", "i64")), d);
-  int m = loop_begin(g, ci64(g, 0), ci64(g, lane_columns), ci64(g, 1));
-  int c = add(g, pass, add(g, lane, mulc(g, m, 32)));
-  when_begin(g, cmpi(g, "slt", c, ci64(g, d), "i64"));
-  local_store(g, acc, m, fadd(g, local_load(g, acc, m), load_f32(g, x, add(g, source_row, c))));
-  when_end(g);
+  int64_t width = d < SCATTER_PASS_COLUMNS ? d : SCATTER_PASS_COLUMNS;
+  int zero = ci64(g, 0), one = ci64(g, 1);
+  int lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32);
+  int vt = tiles_begin(g, ceil_div(rows, SCATTER_ROWS));
+  int r0 = mulc(g, vt, SCATTER_ROWS);
+  int pass = loop_begin(g, zero, ci64(g, d), ci64(g, SCATTER_PASS_COLUMNS));
+  sync_threads(g);
+  {
+    int e = threads_begin(g, zero, ci64(g, SCATTER_ROWS * width));
+    shared_store(g, e, cf32(g, 0.0));
+    loop_end(g);
+  }
+  int s0 = loop_begin(g, zero, ci64(g, s_count), ci64(g, CTA_THREADS));
+  {
+    int s = add(g, s0, g->tid);
+    int safe = mini(g, s, ci64(g, s_count - 1));
+    int local = sub(g, load_index(g, idx, safe), r0);
+    int hit = op2(g, "arith.andi", cmpi(g, "slt", s, ci64(g, s_count), "i64"),
+                  op2(g, "arith.andi", cmpi(g, "sge", local, zero, "i64"), cmpi(g, "slt", local, ci64(g, SCATTER_ROWS), "i64"), "i1"), "i1");
+    int mask = fresh(g);
+    ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), hit);
+    int count = fresh(g), before = fresh(g);
+    ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", count, mask);
+    int below = op2(g, "arith.subi", op2(g, "arith.shli", ci32(g, 1), cast(g, "arith.trunci", lane, "i64", "i32"), "i32"),
+                    ci32(g, 1), "i32");
+    ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", before, op2(g, "arith.andi", mask, below, "i32"));
+    sync_threads(g); /* the previous chunk's list is used up */
+    when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
+    shared_store_as(g, addc(g, warp, SCATTER_COUNTS), count, "i32");
+    when_end(g);
+    sync_threads(g);
+    /* the match's place: the matches of the warps before, then of the lanes before */
+    int offset = zero, total = zero;
+    for (int w = 0; w < WARPS; ++w) {
+      int n = cast(g, "arith.extui", shared_load_as(g, ci64(g, SCATTER_COUNTS + w), "i32"), "i32", "i64");
+      offset = add(g, offset, sel(g, cmpi(g, "slt", ci64(g, w), warp, "i64"), n, zero, "i64"));
+      total = add(g, total, n);
+    }
+    when_begin(g, hit);
+    int place = add(g, offset, cast(g, "arith.extui", before, "i32", "i64"));
+    shared_store_as(g, addc(g, place, SCATTER_LIST), cast(g, "arith.trunci", s, "i64", "i32"), "i32");
+    shared_store_as(g, addc(g, place, SCATTER_LIST + CTA_THREADS), cast(g, "arith.trunci", local, "i64", "i32"), "i32");
+    when_end(g);
+    sync_threads(g);
+    int m = loop_begin(g, zero, total, one);
+    {
+      int source = cast(g, "arith.extui", shared_load_as(g, addc(g, m, SCATTER_LIST), "i32"), "i32", "i64");
+      int row = cast(g, "arith.extui", shared_load_as(g, addc(g, m, SCATTER_LIST + CTA_THREADS), "i32"), "i32", "i64");
+      int c = threads_begin(g, zero, ci64(g, width));
+      int column = add(g, pass, c);
+      when_begin(g, cmpi(g, "slt", column, ci64(g, d), "i64"));
+      int at = add(g, mulc(g, row, width), c);
+      shared_store(g, at, fadd(g, shared_load(g, at), load_f32(g, x, add(g, mulc(g, source, d), column))));
+      when_end(g);
+      loop_end(g);
+    }
+    loop_end(g);
+  }
   loop_end(g);
-  ln(g, "scf.yield %%v%d : i32", op2(g, "arith.andi", left, op2(g, "arith.subi", left, one, "i32"), "i32"));
-  g->depth--;
-  ln(g, "}");
-  loop_end(g);
-  int m2 = loop_begin(g, ci64(g, 0), ci64(g, lane_columns), ci64(g, 1));
-  int c2 = add(g, pass, add(g, lane, mulc(g, m2, 32)));
-  when_begin(g, cmpi(g, "slt", c2, ci64(g, d), "i64"));
-  store_f32(g, y, add(g, mulc(g, r, d), c2), local_load(g, acc, m2));
-  when_end(g);
-  loop_end(g);
-  loop_end(g);
+  sync_threads(g);
+  {
+    int e = threads_begin(g, zero, ci64(g, SCATTER_ROWS * width));
+    int row = add(g, r0, divc(g, e, width)), column = add(g, pass, remc(g, e, width));
+    when_begin(g, op2(g, "arith.andi", cmpi(g, "slt", row, ci64(g, rows), "i64"), cmpi(g, "slt", column, ci64(g, d), "i64"), "i1"));
+    store_f32(g, y, add(g, mulc(g, row, d), column), shared_load(g, e));
+    when_end(g);
+    loop_end(g);
+  }
   loop_end(g);
   loop_end(g);
 }
@@ -2280,20 +2362,6 @@ static void attention_dkv_step(gen *g, const void *ctx, int i, const int *args, 
 #define TC_KEYS 32
 #define TC_TILE_ROWS 64
 #define TC_MAX_HEAD 64
-
-/* c += a b on one mma.sync.m16n8k16 (bf16 x bf16, f32 accumulators): a[4] and b[2] are bf16-pair words. */
-static void mma_bf16(gen *g, const int *a, const int *b, int *c) {
-  int d = fresh(g);
-  ln(g, "%%v%d = nvvm.mma.sync A[%%v%d, %%v%d, %%v%d, %%v%d] B[%%v%d, %%v%d] C[%%v%d, %%v%d, %%v%d, %%v%d] "
-        "{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, "
-        "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, "
-        "shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>",
-     d, a[0], a[1], a[2], a[3], b[0], b[1], c[0], c[1], c[2], c[3]);
-  for (int r = 0; r < 4; ++r) {
-    c[r] = fresh(g);
-    ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(f32, f32, f32, f32)>", c[r], d, r);
-  }
-}
 
 /* An f32 rounded to bf16 (nearest even), its 16 bits zero-extended to i32. */
 static int bf16_word(gen *g, int value) {

@@ -97,16 +97,21 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK: %[[END0:.*]] = arith.addi %[[LAST]], %c1_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %[[END0]], %c3_i64 : i64
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1_i64 iter_args({{.*}}) -> (f32, {{.*}}) : i64 {
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args(
-// CHECK: nvvm.barrier0
+// The first stage's vectors are loaded before the stage loop, which carries the next stage's four
+// vectors beside the 64 accumulators: store, barrier, load the next stage, then the mma.
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i16
 // CHECK: arith.shli %{{.*}}, %c16_i32 : i32
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: %{{.*}}:68 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>) : i64 {
 // CHECK: nvvm.barrier0
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: arith.shrui %{{.*}}, %c16_i32 : i32
+// CHECK-COUNT-7: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-31: nvvm.mma.sync
@@ -431,18 +436,30 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 
 // -----
 
-// task.scatter_add_rows with many sources (100): one warp per y row; the lanes test 32 indices at a time,
-// the ballot's set bits (lowest first: increasing s) name the rows to add, and lane l adds columns l,
-// l + 32, ... into its local accumulators (here 2 of them for 40 columns).
+// task.scatter_add_rows with many sources (100): a tile of 16 y rows summed in shared memory (7 rows: one
+// tile, zeroed first); the CTA tests 256 indices at a time against its rows, each warp's ballot and match
+// count (ctpop) go to shared memory, each match writes its s and row at its place (the matches of earlier
+// warps, then of earlier lanes: increasing s), and every thread adds x[s] to the match's row for its
+// columns, match after match; then the rows go to y.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: %[[ACC:.*]] = llvm.alloca %c2_i64 x f32 : (i64) -> !llvm.ptr
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c32_i64 : i64 {
+// CHECK: llvm.store %cst{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c256_i64 : i64 {
+// CHECK: arith.cmpi slt, %{{.*}}, %c16_i64 : i64
 // CHECK: %[[MASK:.*]] = nvvm.vote.sync ballot %c-1_i32, %{{.*}} -> i32
-// CHECK: scf.while (%[[LEFT:.*]] = %[[MASK]]) : (i32) -> i32 {
-// CHECK: "llvm.intr.cttz"(%{{.*}}) <{is_zero_poison = true}> : (i32) -> i32
+// CHECK: llvm.intr.ctpop(%[[MASK]]) : (i32) -> i32
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: scf.if
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c1_i64 : i64 {
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK: arith.addf
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: sym_name = "scatter_add_rows_scan"
 func.func @scatter_add_rows_scan(%x: tensor<100x40xf32>, %idx: tensor<100xi32>) -> tensor<7x40xf32> {
@@ -700,7 +717,7 @@ func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf3
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
 // CHECK: %[[BEGIN:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
-// CHECK: %[[SUM:.*]]:64 = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c32_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
+// CHECK: %[[SUM:.*]]:68 = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c32_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
 // CHECK: nvvm.mma.sync
 // CHECK: %[[R:.*]] = arith.truncf %[[SUM]]#0 : f32 to bf16
 // CHECK: llvm.store %[[R]]
