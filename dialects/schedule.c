@@ -134,7 +134,15 @@ static int64_t dim_from_end(MlirType type, intptr_t k) {
   return rank > k ? mlirShapedTypeGetDimSize(type, rank - 1 - k) : 1;
 }
 
-/* Output tiles of 128 x 128 for matrix products, 64 rows for row-wise ops, 8192 elements for
+int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k) {
+  if (output_tiles <= 0 || output_tiles >= LATCH_SPLIT_TILES)
+    return 1;
+  int64_t wanted = ceil_div(LATCH_SPLIT_TILES, output_tiles), most = k / LATCH_SPLIT_MIN_DEPTH;
+  int64_t slices = wanted < most ? wanted : most;
+  return slices < 1 ? 1 : slices;
+}
+
+/* Output tiles of 128 x 128 for matrix products (times the k slices of latch_matmul_k_slices), 64 rows for row-wise ops, 8192 elements for
  * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
  * attention and the split gradient's statistics (the products: those query-row tiles, then as many
  * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad, 16 rows of a
@@ -146,7 +154,14 @@ int64_t latch_task_tile_count(MlirOperation task) {
                                                    : mlirValueGetType(mlirOperationGetOperand(task, 0));
   int64_t tiles = 1;
   switch (latch_op_kind_of(task)) {
-  case LATCH_OP_TASK_MATMUL:
+  case LATCH_OP_TASK_MATMUL: {
+    MlirType a = mlirValueGetType(mlirOperationGetOperand(task, 0));
+    bool transpose_a = latch_matmul_transpose_a(task);
+    int64_t k = dim_from_end(a, transpose_a ? 1 : 0);
+    tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
+    tiles *= latch_matmul_k_slices(tiles, k);
+    break;
+  }
   case LATCH_OP_TASK_GROUPED_MATMUL:
     tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
     break;

@@ -41,8 +41,15 @@ long latch_schedule_index_of(const latch_schedule *schedule, MlirOperation op);
 int latch_module_find_program(MlirOperation module, MlirOperation *out_program, MlirOperation *out_gpu_module);
 
 /* task.scatter_add_rows with at most this many source rows is lowered one output element per thread
- * (tiles of 8192 elements); with more, one warp scans the sources per output row (tiles of 64 rows). */
+ * (tiles of 8192 elements); with more, 16 output rows per tile are summed in shared memory. */
 #define LATCH_SCATTER_ELEMENTWISE_SOURCES 32
+
+/* A task.matmul with fewer than LATCH_SPLIT_TILES output tiles of 128 x 128 splits its k range into
+ * slices (each at least LATCH_SPLIT_MIN_DEPTH deep) until it has about that many tiles; the slices'
+ * partial sums meet in task scratch (docs/device-abi.md). Returns the number of slices (1: no split). */
+#define LATCH_SPLIT_TILES 256
+#define LATCH_SPLIT_MIN_DEPTH 256
+int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k);
 
 /* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
 int64_t latch_task_tile_count(MlirOperation task);

@@ -72,6 +72,8 @@
 #define ATTENTION_TILE 128
 #define MAX_RANK 8
 #define MAX_SYMBOL 64
+#define MAX_POOLS 64
+#define POOL_PREFIX "latch_pool"
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
@@ -90,6 +92,10 @@ typedef struct lowerer {
    * written so far, keyed by their text without their name. */
   struct shared_function *shared;
   size_t shared_count, shared_capacity;
+  /* Pooled task scratch (pooled_scratch): the interval of the task being lowered, the pools its earlier
+   * tasks took, and each pool's largest request in floats. */
+  int current_interval, pool_interval, pool_next, pool_count;
+  int64_t pool_floats[MAX_POOLS];
   int errors;
 } lowerer;
 
@@ -731,6 +737,30 @@ static int task_scratch(gen *g, const char *what, int64_t count, const char *typ
   return add_param(g, NULL, global);
 }
 
+/* Task scratch that tasks of different intervals share (every interval ends at a grid barrier, so they
+ * never use it at once): the k-th request of an interval gets @latch_pool<k>, which the pass sizes for
+ * the largest k-th request of any interval (write_pools). Zero-initialised like task_scratch, but its
+ * contents do not survive the interval: the task writes before it reads. */
+static int pooled_scratch(gen *g, int64_t floats) {
+  lowerer *l = g->l;
+  if (l->pool_interval != l->current_interval) {
+    l->pool_interval = l->current_interval;
+    l->pool_next = 0;
+  }
+  int k = l->pool_next++;
+  if (k >= MAX_POOLS) {
+    g->failed = true;
+    return 0;
+  }
+  if (k >= l->pool_count)
+    l->pool_count = k + 1;
+  if (floats > l->pool_floats[k])
+    l->pool_floats[k] = floats;
+  char global[MAX_SYMBOL];
+  snprintf(global, sizeof(global), POOL_PREFIX "%d", k);
+  return add_param(g, NULL, global);
+}
+
 static int scratch_address(gen *g, int base, int index, const char *type) {
   int r = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, %s", r, base, index, type);
@@ -1357,9 +1387,16 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
     gen_matmul_elementwise(g, io, op);
     return;
   }
-  int64_t rows = batch * m, tile_cols = ceil_div(n, MATMUL_TILE);
-  int vt = tiles_begin(g, ceil_div(rows, MATMUL_TILE) * tile_cols);
-  int row0 = mulc(g, divc(g, vt, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, vt, tile_cols), MATMUL_TILE);
+  int64_t rows = batch * m, tile_cols = ceil_div(n, MATMUL_TILE), out_tiles = ceil_div(rows, MATMUL_TILE) * tile_cols;
+  int64_t slices = latch_matmul_k_slices(out_tiles, k);
+  int partials = -1, arrivals = -1;
+  if (slices > 1) {
+    partials = pooled_scratch(g, out_tiles * slices * PRODUCT_ACCUMULATORS * CTA_THREADS);
+    arrivals = task_scratch(g, "arrivals", out_tiles, "i32");
+  }
+  int vt = tiles_begin(g, out_tiles * slices);
+  int tile = divc(g, vt, slices), slice = remc(g, vt, slices);
+  int row0 = mulc(g, divc(g, tile, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, tile, tile_cols), MATMUL_TILE);
   int bi = divc(g, row0, m);
   /* a[b] is [M, K] (or [K, M] transposed), b[b] is [K, N] (or [N, K]); i counts rows of the [batch * M]
    * view, so a transposed a[b] starts at b K M and its row i - b M at column offset i - b M. */
@@ -1372,8 +1409,38 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   pb.k_stride = tb ? 1 : n;
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
-  product_accumulate(g, &pa, &pb, row0, col0, ci64(g, 0), ci64(g, k), zero, acc);
-  product_store(g, &pa, &pb, c, ci64(g, 0), row0, col0, rows, n, acc);
+  if (slices == 1) {
+    product_accumulate(g, &pa, &pb, row0, col0, ci64(g, 0), ci64(g, k), zero, acc);
+    product_store(g, &pa, &pb, c, ci64(g, 0), row0, col0, rows, n, acc);
+  } else {
+    /* Slice `slice` of k (a multiple of the stages' depth); its partial sums go to task scratch in the
+     * threads' own layout (thread t's accumulator a at ((vt 64 + a) 256 + t)); the tile's last slice to
+     * arrive adds the slices in order 0, 1, ... and stores the result. */
+    int64_t depth = ceil_div(ceil_div(k, slices), MMA_DEPTH) * MMA_DEPTH;
+    int lo = mini(g, mulc(g, slice, depth), ci64(g, k)), hi = mini(g, addc(g, lo, depth), ci64(g, k));
+    product_accumulate(g, &pa, &pb, row0, col0, lo, hi, zero, acc);
+    for (int a = 0; a < PRODUCT_ACCUMULATORS; ++a) {
+      int at = add(g, mulc(g, addc(g, mulc(g, vt, PRODUCT_ACCUMULATORS), a), CTA_THREADS), g->tid);
+      ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", acc[a], scratch_address(g, partials, at, "f32"));
+    }
+    ln(g, "llvm.fence syncscope(\"device\") release");
+    int counter = scratch_address(g, arrivals, tile, "i32");
+    int last = arrived_last(g, counter, slices, ci64(g, SHARED_FLOATS - 1));
+    when_begin(g, last);
+    int args[PRODUCT_ACCUMULATORS], sums[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
+    int s = for_begin(g, ci64(g, 0), ci64(g, slices), ci64(g, 1), PRODUCT_ACCUMULATORS, zero, f32_types, args, sums);
+    int first = mulc(g, add(g, mulc(g, tile, slices), s), PRODUCT_ACCUMULATORS);
+    for (int a = 0; a < PRODUCT_ACCUMULATORS; ++a) {
+      int at = add(g, mulc(g, addc(g, first, a), CTA_THREADS), g->tid);
+      next[a] = fadd(g, args[a], scratch_load_f32(g, scratch_address(g, partials, at, "f32")));
+    }
+    for_end(g, PRODUCT_ACCUMULATORS, next, f32_types);
+    product_store(g, &pa, &pb, c, ci64(g, 0), row0, col0, rows, n, sums);
+    when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
+    reset_arrivals(g, counter);
+    when_end(g);
+    when_end(g);
+  }
   loop_end(g);
 }
 
@@ -3637,8 +3704,10 @@ static void move_into_module(lowerer *l, MlirOperation scratch, MlirLocation loc
     MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
     bool function = latch_op_is(op, "func.func") && mlirOperationGetNumRegions(op) == 1 &&
                     !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+    MlirStringRef symbol = mlirAttributeIsNull(name) ? str("") : mlirStringAttrGetValue(name);
     bool global = latch_op_is(op, "llvm.mlir.global") && !mlirAttributeIsNull(name) &&
-                  !latch_ref_is(mlirStringAttrGetValue(name), "latch_smem");
+                  !latch_ref_is(symbol, "latch_smem") &&
+                  !(symbol.length >= strlen(POOL_PREFIX) && strncmp(symbol.data, POOL_PREFIX, strlen(POOL_PREFIX)) == 0);
     if (function || global) {
       mlirOperationWalk(op, relocate, &loc, MlirWalkPreOrder);
       mlirOperationRemoveFromParent(op);
@@ -3720,6 +3789,11 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   } else {
     latch_text_put(&t, "  func.func @%s%.*s", tile_body, (int)key.length, key.data ? key.data : "");
   }
+  /* the pools are written once, at the end of the pass (write_pools): stand-ins here, left behind */
+  for (int k = 0; k < g.param_count; ++k)
+    if (!g.params[k].tensor && strncmp(g.params[k].global, POOL_PREFIX, strlen(POOL_PREFIX)) == 0)
+      latch_text_put(&t, "  llvm.mlir.global internal @%s() {addr_space = 1 : i32} : !llvm.array<1 x f32>\n",
+                     g.params[k].global);
   write_task_function(&t, function, tile_body, &g);
   latch_text_put(&t, "%.*s}\n", (int)g.globals.length, g.globals.data ? g.globals.data : "");
   failed = failed || t.failed;
@@ -3749,6 +3823,30 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
 }
 
 /* ---- the pass ---------------------------------------------------------------------------------------- */
+
+/* @latch_pool<k> (pooled_scratch) in gpu.module @latch, each of its largest request. */
+static void write_pools(lowerer *l) {
+  for (int k = 0; k < l->pool_count; ++k) {
+    char name[MAX_SYMBOL], text[512];
+    snprintf(name, sizeof(name), POOL_PREFIX "%d", k);
+    if (symbol_taken(l, name)) {
+      report(l, l->program, "gpu.module @latch already holds @%s (run latch-lower-tasks once)", name);
+      return;
+    }
+    long long n = (long long)l->pool_floats[k];
+    snprintf(text, sizeof(text),
+             "llvm.mlir.global internal @%s() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<%lld x f32> {\n"
+             "  %%z = llvm.mlir.zero : !llvm.array<%lld x f32>\n  llvm.return %%z : !llvm.array<%lld x f32>\n}\n",
+             name, n, n, n);
+    MlirOperation global = mlirOperationCreateParse(l->context, str(text), str("latch-lower-tasks"));
+    if (mlirOperationIsNull(global)) {
+      report(l, l->program, "cannot create @%s (a bug in latch-lower-tasks)", name);
+      return;
+    }
+    mlirOperationSetLocation(global, mlirOperationGetLocation(l->program));
+    mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), global);
+  }
+}
 
 /* The single interval.program and gpu.module @latch (created when missing) at the top level. */
 static bool find_parts(lowerer *l) {
@@ -3815,9 +3913,14 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
       if (planned && !add_shared_memory(&l))
         planned = false;
       int index = 0;
+      l.pool_interval = -1;
       for (size_t i = 0; planned && i < l.schedule.count; ++i)
-        if (latch_op_is_task(l.schedule.ops[i]))
+        if (latch_op_is_task(l.schedule.ops[i])) {
+          l.current_interval = l.schedule.interval[i];
           lower_task(&l, l.schedule.ops[i], index++);
+        }
+      if (planned && !l.errors)
+        write_pools(&l);
       mlirSymbolTableDestroy(l.symbols);
     }
   } else if (!binds_ready) {
