@@ -48,7 +48,7 @@ int latch_module_find_program(MlirOperation module, MlirOperation *out_program, 
  * slices (each at least LATCH_SPLIT_MIN_DEPTH deep) until it has about that many tiles; the slices'
  * partial sums meet in task scratch (docs/device-abi.md). Returns the number of slices (1: no split). */
 #define LATCH_SPLIT_TILES 256
-#define LATCH_SPLIT_MIN_DEPTH 256
+#define LATCH_SPLIT_MIN_DEPTH 128
 int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k);
 
 /* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */

@@ -1,4 +1,4 @@
-// matmul-split.mlir - task.matmul with one output tile and a deep k on the fp32 tiles: [100 x 600] x [50 x 600]^T splits k into 2 slices (320, 280 deep) added in order by the slice that arrives last; two such products in one interval (two pools), f32.
+// matmul-split.mlir - task.matmul with one output tile and a deep k on the fp32 tiles: [100 x 600] x [50 x 600]^T splits k into 4 slices (160 deep, the last 120) added in order by the slice that arrives last; two such products in one interval (two pools), f32.
 func.func @matmul_split(
     %a: tensor<100x600xf32> {task.name = "a", task.init_std = 1.0 : f64},
     %b: tensor<50x600xf32> {task.name = "b", task.init_std = 1.0 : f64},

@@ -900,27 +900,27 @@ func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf
 
 // -----
 
-// task.matmul with few output tiles and a deep k ([64, 2048] x [2048, 64]: one tile): k splits into 8
-// slices of 256 (dialects/schedule.c latch_matmul_k_slices: about 256 tiles, slices at least 256 deep),
-// tiles = 8. Each slice's 64 accumulators per thread go to the pooled scratch @latch_pool0 (8 x 64 x 256
-// floats, written at the end of the pass) in the threads' own layout, fenced (release); the slice that
-// arrives last at the tile's counter adds the 8 slices in order and stores the result.
+// task.matmul with few output tiles and a deep k ([64, 2048] x [2048, 64]: one tile): k splits into 16
+// slices of 128 (dialects/schedule.c latch_matmul_k_slices: about 256 tiles, slices at least 128 deep),
+// tiles = 16. Each slice's 64 accumulators per thread go to the pooled scratch @latch_pool0 (16 x 64 x
+// 256 floats, written at the end of the pass) in the threads' own layout, fenced (release); the slice
+// that arrives last at the tile's counter adds the 16 slices in order and stores the result.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[POOL:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c8_i64 step %c8_i64 : i64 {
-// CHECK: arith.muli %{{.*}}, %c256_i64 : i64
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c16_i64 step %c16_i64 : i64 {
+// CHECK: arith.muli %{{.*}}, %c128_i64 : i64
 // CHECK: nvvm.mma.sync
 // CHECK-COUNT-64: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: llvm.fence syncscope("device") release
 // CHECK: llvm.atomicrmw add
-// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c1_i64 iter_args(
+// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %c16_i64 step %c1_i64 iter_args(
 // CHECK: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK: llvm.store %c0_i32, %{{.*}} atomic syncscope("device") monotonic
 // CHECK: func.func @task_0(
 // CHECK: llvm.mlir.addressof @latch_pool0 : !llvm.ptr<1>
 // CHECK: llvm.mlir.addressof @latch_task0_arrivals : !llvm.ptr<1>
-// CHECK: llvm.mlir.global internal @latch_pool0() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<131072 x f32>
-// CHECK: "task.matmul"{{.*}}tiles = 8 : i64
+// CHECK: llvm.mlir.global internal @latch_pool0() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<262144 x f32>
+// CHECK: "task.matmul"{{.*}}tiles = 16 : i64
 func.func @matmul_split(%a: tensor<64x2048xbf16>, %b: tensor<2048x64xbf16>) -> tensor<64x64xf32> {
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<64x2048xbf16>, tensor<2048x64xbf16>) -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
