@@ -1655,23 +1655,32 @@ static void warp_row_softmax_statistics(gen *g, const tensor_ref *x, int base, i
 }
 
 /* Sum over c < d of x[base + c]^2 in fp32, increasing c. */
-static int sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d) {
+/* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ..., then
+ * the butterfly (the same bits on every lane). */
+static int warp_sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d, int lane) {
   int acc, result;
-  int c = loop1_begin(g, ci64(g, 0), ci64(g, d), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &result);
+  int c = loop1_begin(g, lane, ci64(g, d), ci64(g, 32), cf32(g, 0.0), "f32", &acc, &result);
   int v = load_f32(g, x, add(g, base, c));
   loop1_end(g, fadd(g, acc, fmul(g, v, v)), "f32");
-  return result;
+  return warp_combine(g, "arith.addf", result);
 }
 
+/* 1 / sqrt(mean(x^2) + eps) of a row, over a warp. */
+static int warp_rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double eps, int lane) {
+  int mean = fdiv(g, warp_sum_of_squares(g, x, base, d, lane), cf32(g, (double)d));
+  return fdiv(g, cf32(g, 1.0), op1(g, "math.sqrt", fadd(g, mean, cf32(g, eps)), "f32"));
+}
+
+/* A warp per row (64-row tiles, warp_rows_begin): rms = sqrt(mean(x^2) + eps); y = x / rms * w, lane l
+ * writing columns l, l + 32, ... */
 static void gen_rmsnorm(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *y = &io->out[0];
   int64_t d = last_dim(x);
-  int row = rows_begin(g, row_count(x));
-  int base = mulc(g, row, d);
-  /* rms = sqrt(mean(x^2) + eps); y = x / rms * w */
-  int mean = fdiv(g, sum_of_squares(g, x, base, d), cf32(g, (double)d));
+  int row = warp_rows_begin(g, row_count(x));
+  int lane = remc(g, g->tid, 32), base = mulc(g, row, d);
+  int mean = fdiv(g, warp_sum_of_squares(g, x, base, d, lane), cf32(g, (double)d));
   int rms = op1(g, "math.sqrt", fadd(g, mean, cf32(g, latch_rmsnorm_eps(op))), "f32");
-  int c = loop_begin(g, ci64(g, 0), ci64(g, d), ci64(g, 1));
+  int c = loop_begin(g, lane, ci64(g, d), ci64(g, 32));
   int index = add(g, base, c);
   store_f32(g, y, index, fmul(g, fdiv(g, load_f32(g, x, index), rms), load_f32(g, w, c)));
   loop_end(g);
@@ -1804,10 +1813,6 @@ static void gen_cross_entropy_grad(gen *g, task_io *io) {
 }
 
 /* 1 / sqrt(mean(x^2) + eps) of the row at `base` (the same code for dx and dw: bitwise the same r). */
-static int rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double eps) {
-  int mean = fdiv(g, sum_of_squares(g, x, base, d), cf32(g, (double)d));
-  return fdiv(g, cf32(g, 1.0), op1(g, "math.sqrt", fadd(g, mean, cf32(g, eps)), "f32"));
-}
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
  * tiles: the row tiles of dx, then (column tile of NORM_DW_COLUMNS columns, chunk of NORM_DW_CHUNK rows)
@@ -1829,21 +1834,22 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   int64_t chunks = ceil_div(rows, NORM_DW_CHUNK);
   int partials = task_scratch(g, "partials", chunks * d, "f32");
   int arrivals = task_scratch(g, "arrivals", column_tiles, "i32");
-  int zero = ci64(g, 0);
+  int zero = ci64(g, 0), lane = remc(g, g->tid, 32);
   int vt = tiles_begin(g, row_tiles + column_tiles * chunks);
   int row_tile_count = ci64(g, row_tiles);
   when_begin(g, cmpi(g, "slt", vt, row_tile_count, "i64"));
   {
-    int row = span_begin(g, vt, ROW_TILE, rows);
+    /* a warp per row of dx: lane l takes columns l, l + 32, ... */
+    int row = warp_span_begin(g, vt, ROW_TILE, rows);
     int base = mulc(g, row, d);
-    int r = rms_inverse(g, x, base, d, eps);
+    int r = warp_rms_inverse(g, x, base, d, eps, lane);
     int acc, total;
-    int c = loop1_begin(g, ci64(g, 0), ci64(g, d), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
+    int c = loop1_begin(g, lane, ci64(g, d), ci64(g, 32), cf32(g, 0.0), "f32", &acc, &total);
     int index = add(g, base, c);
     int gw = fmul(g, load_f32(g, dy, index), load_f32(g, w, c));
     loop1_end(g, fadd(g, acc, fmul(g, gw, fmul(g, load_f32(g, x, index), r))), "f32");
-    int mean = fdiv(g, total, cf32(g, (double)d));
-    int c2 = loop_begin(g, ci64(g, 0), ci64(g, d), ci64(g, 1));
+    int mean = fdiv(g, warp_combine(g, "arith.addf", total), cf32(g, (double)d));
+    int c2 = loop_begin(g, lane, ci64(g, d), ci64(g, 32));
     int index2 = add(g, base, c2);
     int xh = fmul(g, load_f32(g, x, index2), r);
     int gw2 = fmul(g, load_f32(g, dy, index2), load_f32(g, w, c2));
@@ -1863,9 +1869,15 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
     int chunk = mulc(g, ch, NORM_DW_CHUNK);
     int chunk_rows = mini(g, ci64(g, NORM_DW_CHUNK), sub(g, ci64(g, rows), chunk));
     sync_threads(g);
-    when_begin(g, cmpi(g, "slt", g->tid, chunk_rows, "i64"));
-    shared_store(g, g->tid, rms_inverse(g, x, mulc(g, add(g, chunk, g->tid), d), d, eps));
-    when_end(g);
+    {
+      /* the chunk's inverse RMS, a warp per row, into shared memory */
+      int rr = loop_begin(g, divc(g, g->tid, 32), chunk_rows, ci64(g, WARPS));
+      int inverse = warp_rms_inverse(g, x, mulc(g, add(g, chunk, rr), d), d, eps, lane);
+      when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
+      shared_store(g, rr, inverse);
+      when_end(g);
+      loop_end(g);
+    }
     sync_threads(g);
     const char *f32[1] = {"f32"};
     int summed;
@@ -2877,7 +2889,7 @@ static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
   bool causal = latch_attention_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
-  if (attention_fits_tensor_cores(q, k, o)) {
+  if (attention_fits_tensor_cores(q, k, o)) { /* o in v's place: bf16, as wide as v (only q, k feed mma) */
     gen_attention_stats_mma(g, io, op);
     return;
   }

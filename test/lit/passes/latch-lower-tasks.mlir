@@ -180,8 +180,9 @@ func.func @reduce(%x: tensor<6x10x4xbf16>) -> tensor<6x4xf32> {
 
 // -----
 
-// task.rmsnorm: 64 rows per tile (two tiles for 70 rows), one row per thread iteration:
-// rms = sqrt(sum(x^2) / D + eps), y = x / rms * w, rounded to bf16.
+// task.rmsnorm: 64 rows per tile (two tiles for 70 rows), a warp per row (lane l takes columns l, l +
+// 32, ...; the butterfly sums the squares): rms = sqrt(sum(x^2) / D + eps), y = x / rms * w, rounded to
+// bf16.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
@@ -191,7 +192,10 @@ func.func @reduce(%x: tensor<6x10x4xbf16>) -> tensor<6x4xf32> {
 // CHECK: %[[SS:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) : i64 {
 // CHECK: %[[X2:.*]] = arith.mulf %[[X:.*]], %[[X]] : f32
 // CHECK: arith.addf %[[ACC]], %[[X2]] : f32
-// CHECK: %[[MS:.*]] = arith.divf %[[SS]], %{{.*}} : f32
+// CHECK: gpu.shuffle xor %[[SS]], %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[MS:.*]] = arith.divf %[[SUM]], %{{.*}} : f32
 // CHECK: %[[MSE:.*]] = arith.addf %[[MS]], %{{.*}} : f32
 // CHECK: %[[RMS:.*]] = math.sqrt %[[MSE]] : f32
 // CHECK: %[[N:.*]] = arith.divf %{{.*}}, %[[RMS]] : f32
@@ -575,7 +579,8 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // -----
 
 // task.rmsnorm_grad: virtual tiles 0..9 are the 64-row tiles of dx, tiles 10..12 the dw tiles (one
-// column tile x 3 chunks of 256 rows): the chunk's inverse RMS goes to shared memory, four row groups per
+// column tile x 3 chunks of 256 rows); dx and the inverse RMS take a warp per row (the butterfly sums
+// over lanes); the dw tile puts the chunk's inverse RMS in shared memory, four row groups per
 // column each sum their rows in order, the four group sums are added in group order into the chunk's part
 // (task scratch: @latch_task0_partials, 3 x 16), fenced (release); thread 0 counts the chunk in; the last
 // of the 3 fences (acquire), adds the parts in chunk order into dw and resets the counter.
@@ -584,6 +589,7 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c13_i64 step %c13_i64 : i64 {
 // CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c10_i64 : i64
 // CHECK: scf.if %[[ROWS]] {
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK: math.sqrt
 // CHECK: llvm.store
 // CHECK: } else {
