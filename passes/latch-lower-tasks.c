@@ -74,8 +74,14 @@
 #define MAX_SYMBOL 64
 #define MAX_POOLS 64
 #define POOL_PREFIX "latch_pool"
+#define POOL_PREFIX_LENGTH (sizeof(POOL_PREFIX) - 1)
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
+
+/* A pooled scratch global's name (pooled_scratch): written by write_pools, not with its task. */
+static bool is_pool(MlirStringRef name) {
+  return name.length >= POOL_PREFIX_LENGTH && strncmp(name.data, POOL_PREFIX, POOL_PREFIX_LENGTH) == 0;
+}
 
 static int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
 
@@ -1037,14 +1043,24 @@ static bool product_uses_mma(const product_operand *a, const product_operand *b)
   return a->t->dt == DT_BF16 && b->t->dt == DT_BF16;
 }
 
-/* The 16 bits of bf16 element `index` of t, zero-extended to i32; 0 where `valid` is false. */
+/* The 16 bits of bf16 element `index` of t, zero-extended to i32 (load_bf16_bits_if: 0 where `valid` is
+ * false). */
+static int load_bf16_bits(gen *g, const tensor_ref *t, int index) {
+  int address = element_address(g, t, index), bits = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> i16", bits, address);
+  return cast(g, "arith.extui", bits, "i16", "i32");
+}
+
+/* Two bf16 bit patterns (zero-extended to i32) as one pair word, `low` in the low half. */
+static int pair_word(gen *g, int low, int high) {
+  return op2(g, "arith.ori", low, op2(g, "arith.shli", high, ci32(g, 16), "i32"), "i32");
+}
+
 static int load_bf16_bits_if(gen *g, const tensor_ref *t, int valid, int index) {
   const char *i32[1] = {"i32"};
   int value;
   if_begin(g, valid, 1, i32, &value);
-  int address = element_address(g, t, index), bits = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> i16", bits, address);
-  int wide = cast(g, "arith.extui", bits, "i16", "i32");
+  int wide = load_bf16_bits(g, t, index);
   if_else(g, 1, &wide, i32);
   int zero = ci32(g, 0);
   if_end(g, 1, &zero, i32);
@@ -1066,7 +1082,7 @@ static void product_stage_pairs(gen *g, const product_operand *side, int i0, int
     int low = load_bf16_bits_if(g, side->t, op2(g, "arith.andi", row_ok, cmpi(g, "slt", k, hi, "i64"), "i1"), index);
     int high = load_bf16_bits_if(g, side->t, op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, 1), hi, "i64"), "i1"),
                                  addc(g, index, side->k_stride));
-    int word = op2(g, "arith.ori", low, op2(g, "arith.shli", high, ci32(g, 16), "i32"), "i32");
+    int word = pair_word(g, low, high);
     shared_store_as(g, addc(g, add(g, mulc(g, ii, MMA_ROW_WORDS), kp), offset), word, "i32");
   }
 }
@@ -1107,8 +1123,9 @@ static int vector_word(gen *g, int v, int m) {
   return r;
 }
 
-/* Eight bf16 at index, index + step, ... as four pair words: one vector load when `whole` (every element
- * valid and the index 16-byte aligned, step 1), else element by element with `valid_of(e)` deciding. */
+/* Eight bf16 at index, index + 1, ... as four pair words: one vector load when `whole` (every element
+ * valid and the index 16-byte aligned), else element by element, valid[e] deciding whether element e is
+ * read or 0. */
 static int load_eight(gen *g, const tensor_ref *t, int index, int whole, const int *valid) {
   const char *type[1] = {"vector<4xi32>"};
   int words;
@@ -1119,7 +1136,7 @@ static int load_eight(gen *g, const tensor_ref *t, int index, int whole, const i
   for (int m = 0; m < 4; ++m) {
     int low = load_bf16_bits_if(g, t, valid[2 * m], addc(g, index, 2 * m));
     int high = load_bf16_bits_if(g, t, valid[2 * m + 1], addc(g, index, 2 * m + 1));
-    w[m] = op2(g, "arith.ori", low, op2(g, "arith.shli", high, ci32(g, 16), "i32"), "i32");
+    w[m] = pair_word(g, low, high);
   }
   int slow = vector_of(g, w);
   if_end(g, 1, &slow, type);
@@ -1631,14 +1648,21 @@ static int warp_rows_begin(gen *g, int64_t rows) {
 /* The xor butterfly over the 32 lanes of a warp with `op` (arith.addf or arith.maximumf). Each step
  * combines a lane's value with its partner's, and both partners compute the same (commutative) result,
  * so every lane ends with the same bits: a fixed order, deterministic. */
-static int warp_combine(gen *g, const char *op, int value) {
+/* `value` combined with `op` over the lanes whose index differs in the bits of `offsets`, in that order
+ * (xor shuffles: the same bits on every lane of the group). */
+static int butterfly(gen *g, const char *op, int value, const int *offsets, int count) {
   int width = ci32(g, 32);
-  for (int offset = 16; offset >= 1; offset /= 2) {
+  for (int i = 0; i < count; ++i) {
     int shuffled = fresh(g), valid = fresh(g);
-    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, value, ci32(g, offset), width);
+    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, value, ci32(g, offsets[i]), width);
     value = op2(g, op, value, shuffled, "f32");
   }
   return value;
+}
+
+static int warp_combine(gen *g, const char *op, int value) {
+  static const int offsets[] = {16, 8, 4, 2, 1};
+  return butterfly(g, op, value, offsets, 5);
 }
 
 /* max over c < n of x[base + c] (NaN-propagating) and sum of exp(x - max), lanes striding the row; the
@@ -1654,7 +1678,6 @@ static void warp_row_softmax_statistics(gen *g, const tensor_ref *x, int base, i
   *out_sum = warp_combine(g, "arith.addf", part);
 }
 
-/* Sum over c < d of x[base + c]^2 in fp32, increasing c. */
 /* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ..., then
  * the butterfly (the same bits on every lane). */
 static int warp_sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d, int lane) {
@@ -1665,7 +1688,8 @@ static int warp_sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d,
   return warp_combine(g, "arith.addf", result);
 }
 
-/* 1 / sqrt(mean(x^2) + eps) of a row, over a warp. */
+/* 1 / sqrt(mean(x^2) + eps) of a row, over a warp (the same code for rmsnorm_grad's dx and dw: bitwise
+ * the same r). */
 static int warp_rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double eps, int lane) {
   int mean = fdiv(g, warp_sum_of_squares(g, x, base, d, lane), cf32(g, (double)d));
   return fdiv(g, cf32(g, 1.0), op1(g, "math.sqrt", fadd(g, mean, cf32(g, eps)), "f32"));
@@ -1811,8 +1835,6 @@ static void gen_cross_entropy_grad(gen *g, task_io *io) {
   loop_end(g);
   loop_end(g);
 }
-
-/* 1 / sqrt(mean(x^2) + eps) of the row at `base` (the same code for dx and dw: bitwise the same r). */
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
  * tiles: the row tiles of dx, then (column tile of NORM_DW_COLUMNS columns, chunk of NORM_DW_CHUNK rows)
@@ -2463,26 +2485,16 @@ static int load_pair(gen *g, const tensor_ref *t, int index, int64_t stride) {
     return word;
   }
   if (t->dt == DT_BF16) {
-    int bits[2];
-    for (int h = 0; h < 2; ++h) {
-      int address = element_address(g, t, h ? addc(g, index, stride) : index), raw = fresh(g);
-      ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> i16", raw, address);
-      bits[h] = cast(g, "arith.extui", raw, "i16", "i32");
-    }
-    return op2(g, "arith.ori", bits[0], op2(g, "arith.shli", bits[1], ci32(g, 16), "i32"), "i32");
+    int low = load_bf16_bits(g, t, index);
+    return pair_word(g, low, load_bf16_bits(g, t, addc(g, index, stride)));
   }
   return pack_bf16(g, load_f32(g, t, index), load_f32(g, t, addc(g, index, stride)));
 }
 
-/* The xor butterfly over the 4 lanes of a quad (the lanes that hold one accumulator row). */
+/* The butterfly over the 4 lanes of a quad (the lanes that hold one accumulator row). */
 static int quad_combine(gen *g, const char *op, int value) {
-  int width = ci32(g, 32);
-  for (int offset = 1; offset <= 2; offset *= 2) {
-    int shuffled = fresh(g), valid = fresh(g);
-    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, value, ci32(g, offset), width);
-    value = op2(g, op, value, shuffled, "f32");
-  }
-  return value;
+  static const int offsets[] = {1, 2};
+  return butterfly(g, op, value, offsets, 2);
 }
 
 static bool attention_fits_tensor_cores(const tensor_ref *q, const tensor_ref *k, const tensor_ref *v) {
@@ -2623,11 +2635,20 @@ static void tc_exchange(gen *g, const tc_rows *w, int n, const int *values, int 
     other[i] = shared_load(g, addc(g, place, 128 * i));
 }
 
-/* Two online-softmax states (m, l) of the same rows combined: the factors of each. */
-static void tc_merge_factors(gen *g, int m_a, int m_b, int *m, int *fa, int *fb) {
-  *m = op2(g, "arith.maximumf", m_a, m_b, "f32");
-  *fa = fexp(g, fsub(g, m_a, *m));
-  *fb = fexp(g, fsub(g, m_b, *m));
+/* Row h's online-softmax states (m, l at state[h], state[2 + h]) of the two warps of a group combined:
+ * the merged max, the factors of each side and (returned) the row sum over the quad. */
+static int tc_merge_rows(gen *g, const int *state, const int *other, int h, int *m, int *fa, int *fb) {
+  *m = op2(g, "arith.maximumf", state[h], other[h], "f32");
+  *fa = fexp(g, fsub(g, state[h], *m));
+  *fb = fexp(g, fsub(g, other[h], *m));
+  return quad_combine(g, "arith.addf", fadd(g, fmul(g, state[2 + h], *fa), fmul(g, other[2 + h], *fb)));
+}
+
+/* The place of accumulator register i of mma tile nt in the group's rows: row row0 + r (+ 8 for i >= 2),
+ * column 2c + 8 nt + (i & 1). */
+static void tc_place(gen *g, const tc_rows *w, int64_t nt, int i, int *row, int *col) {
+  *row = add(g, w->row0, addc(g, w->r, i & 2 ? 8 : 0));
+  *col = addc(g, mulc(g, w->c, 2), 8 * nt + (i & 1));
 }
 
 /* Carried state of the forward: m[2], l[2], then the o accumulators (hdv / 8 tiles of 4). */
@@ -2666,15 +2687,14 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
     int fa[2], fb[2], l[2];
     for (int h = 0; h < 2; ++h) {
       int m;
-      tc_merge_factors(g, results[h], other[h], &m, &fa[h], &fb[h]);
-      l[h] = quad_combine(g, "arith.addf", fadd(g, fmul(g, results[2 + h], fa[h]), fmul(g, other[2 + h], fb[h])));
+      l[h] = tc_merge_rows(g, results, other, h, &m, &fa[h], &fb[h]);
     }
     for (int64_t nt = 0; nt < vtiles; ++nt)
       for (int i = 0; i < 4; ++i) {
         int h = i & 2 ? 1 : 0;
         int value = fadd(g, fmul(g, results[4 + nt * 4 + i], fa[h]), fmul(g, other[4 + nt * 4 + i], fb[h]));
-        int row = add(g, w.row0, addc(g, w.r, 8 * h));
-        int col = addc(g, mulc(g, w.c, 2), 8 * nt + (i & 1));
+        int row, col;
+        tc_place(g, &w, nt, i, &row, &col);
         store_f32(g, o, add(g, o_head, add(g, mulc(g, row, hdv), col)), fdiv(g, value, l[h]));
       }
   }
@@ -2708,8 +2728,7 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
   for (int h = 0; h < 2; ++h) {
     int m, fa, fb;
-    tc_merge_factors(g, results[h], other[h], &m, &fa, &fb);
-    int l = quad_combine(g, "arith.addf", fadd(g, fmul(g, results[2 + h], fa), fmul(g, other[2 + h], fb)));
+    int l = tc_merge_rows(g, results, other, h, &m, &fa, &fb);
     int lse = fadd(g, m, op1(g, "math.log", l, "f32"));
     int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
     int dot_part = cf32(g, 0.0);
@@ -2782,8 +2801,8 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
     for (int64_t nt = 0; nt < hd / 8; ++nt)
       for (int i = 0; i < 4; ++i) {
-        int row = add(g, w.row0, addc(g, w.r, i & 2 ? 8 : 0));
-        int col = addc(g, mulc(g, w.c, 2), 8 * nt + (i & 1));
+        int row, col;
+        tc_place(g, &w, nt, i, &row, &col);
         int value = fmul(g, fadd(g, results[nt * 4 + i], other[nt * 4 + i]), scale);
         store_f32(g, dq, add(g, q_head, add(g, mulc(g, row, hd), col)), value);
       }
@@ -2832,9 +2851,8 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     for (int i = 0; i < n; ++i) {
       bool is_dk = i < n_dk;
       int64_t width = is_dk ? hd : hdv;
-      int e = is_dk ? i : i - n_dk, nt = e / 4, part = e % 4;
-      int row = add(g, w.row0, addc(g, w.r, part & 2 ? 8 : 0));
-      int col = addc(g, mulc(g, w.c, 2), 8 * nt + (part & 1));
+      int e = is_dk ? i : i - n_dk, row, col;
+      tc_place(g, &w, e / 4, e % 4, &row, &col);
       int value = fadd(g, results[i], other[i]);
       store_f32(g, is_dk ? dk : dv, add(g, is_dk ? k_head : v_head, add(g, mulc(g, row, width), col)),
                 is_dk ? fmul(g, value, scale) : value);
@@ -3610,16 +3628,15 @@ static uint64_t text_hash(const char *data, size_t length) {
   return h;
 }
 
-/* The name of the function written before whose key is `key`, or NULL. */
-static const char *shared_lookup(const lowerer *l, const char *key, size_t length) {
-  uint64_t hash = text_hash(key, length);
+/* The name of the function written before whose key is `key` (of text_hash `hash`), or NULL. */
+static const char *shared_lookup(const lowerer *l, const char *key, size_t length, uint64_t hash) {
   for (size_t i = 0; i < l->shared_count; ++i)
     if (l->shared[i].hash == hash && l->shared[i].length == length && memcmp(l->shared[i].key, key, length) == 0)
       return l->shared[i].name;
   return NULL;
 }
 
-static bool shared_add(lowerer *l, const char *key, size_t length, const char *name) {
+static bool shared_add(lowerer *l, const char *key, size_t length, uint64_t hash, const char *name) {
   if (l->shared_count == l->shared_capacity) {
     size_t capacity = l->shared_capacity ? 2 * l->shared_capacity : 64;
     shared_function *grown = realloc(l->shared, capacity * sizeof(*grown));
@@ -3635,7 +3652,7 @@ static bool shared_add(lowerer *l, const char *key, size_t length, const char *n
   memcpy(f->key, key, length);
   f->key[length] = '\0';
   f->length = length;
-  f->hash = text_hash(key, length);
+  f->hash = hash;
   snprintf(f->name, sizeof(f->name), "%s", name);
   l->shared_count++;
   return true;
@@ -3653,14 +3670,15 @@ static bool use_map_body(lowerer *l, MlirOperation map, task_io *io, int index) 
     return false;
   latch_text key = {0};
   mlirOperationPrint(func, print_to_text, &key);
-  const char *earlier = key.failed ? NULL : shared_lookup(l, key.data, key.length);
+  uint64_t hash = key.failed ? 0 : text_hash(key.data, key.length);
+  const char *earlier = key.failed ? NULL : shared_lookup(l, key.data, key.length, hash);
   bool ok = !key.failed;
   if (earlier) {
     snprintf(io->map_body, sizeof(io->map_body), "%s", earlier);
     mlirOperationDestroy(func);
   } else {
     snprintf(io->map_body, sizeof(io->map_body), "map_body_%d", index);
-    ok = ok && shared_add(l, key.data, key.length, io->map_body);
+    ok = ok && shared_add(l, key.data, key.length, hash, io->map_body);
     mlirOperationSetAttributeByName(func, str("sym_name"), mlirStringAttrGet(l->context, str(io->map_body)));
     mlirBlockAppendOwnedOperation(mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0)), func);
   }
@@ -3718,8 +3736,7 @@ static void move_into_module(lowerer *l, MlirOperation scratch, MlirLocation loc
                     !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
     MlirStringRef symbol = mlirAttributeIsNull(name) ? str("") : mlirStringAttrGetValue(name);
     bool global = latch_op_is(op, "llvm.mlir.global") && !mlirAttributeIsNull(name) &&
-                  !latch_ref_is(symbol, "latch_smem") &&
-                  !(symbol.length >= strlen(POOL_PREFIX) && strncmp(symbol.data, POOL_PREFIX, strlen(POOL_PREFIX)) == 0);
+                  !latch_ref_is(symbol, "latch_smem") && !is_pool(symbol);
     if (function || global) {
       mlirOperationWalk(op, relocate, &loc, MlirWalkPreOrder);
       mlirOperationRemoveFromParent(op);
@@ -3776,10 +3793,11 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   latch_text_put(&key, ") attributes {passthrough = [\"noinline\"]} {\n%.*s%.*s    return\n  }\n", (int)g.entry.length, g.entry.data ? g.entry.data : "",
                  (int)body.length, body.data ? body.data : "");
   bool failed = g.failed || g.entry.failed || g.globals.failed || body.failed || key.failed;
-  const char *earlier = failed ? NULL : shared_lookup(l, key.data, key.length);
+  uint64_t hash = failed ? 0 : text_hash(key.data, key.length);
+  const char *earlier = failed ? NULL : shared_lookup(l, key.data, key.length, hash);
   if (earlier)
     snprintf(tile_body, sizeof(tile_body), "%s", earlier);
-  else if (!failed && !shared_add(l, key.data, key.length, tile_body))
+  else if (!failed && !shared_add(l, key.data, key.length, hash, tile_body))
     failed = true;
 
   latch_text t = {0};
@@ -3803,7 +3821,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   }
   /* the pools are written once, at the end of the pass (write_pools): stand-ins here, left behind */
   for (int k = 0; k < g.param_count; ++k)
-    if (!g.params[k].tensor && strncmp(g.params[k].global, POOL_PREFIX, strlen(POOL_PREFIX)) == 0)
+    if (!g.params[k].tensor && is_pool(str(g.params[k].global)))
       latch_text_put(&t, "  llvm.mlir.global internal @%s() {addr_space = 1 : i32} : !llvm.array<1 x f32>\n",
                      g.params[k].global);
   write_task_function(&t, function, tile_body, &g);

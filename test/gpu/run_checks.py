@@ -400,7 +400,8 @@ def max_rel_diff(a, b, updates):
 
 
 def window_means(losses, n, width):
-    return [sum(losses.get(k, math.nan) for k in range(w, w + width)) / width for w in range(1, n + 1, width)]
+    """{first update of the window: the mean loss of the `width` updates from it}."""
+    return {w: sum(losses.get(k, math.nan) for k in range(w, w + width)) / width for w in range(1, n + 1, width)}
 
 
 def check_loss100(table, meta, pdir):
@@ -423,8 +424,7 @@ def check_loss100(table, meta, pdir):
     updates = range(1, n + 1)
     worst, worst_k, diffs = max_rel_diff(gpu, ref, updates)
     out = fresh(name, "loss100")
-    twin = loss100_twin(table, meta, pdir, gpu, n, out)
-    twin_worst = max_rel_diff(twin, gpu, updates)[0] if twin else None
+    twin, twin_worst = loss100_twin(table, meta, pdir, gpu, n, out)
     # gates.py LOSS100_WINDOW: where the program's own one-ulp twin parts by more than the gate, per-update
     # differences measure the run's chaos; the gate then applies to 10-update means.
     chaotic = twin_worst is not None and not math.isnan(twin_worst) and twin_worst > gate
@@ -435,14 +435,12 @@ def check_loss100(table, meta, pdir):
               (f"; not gated: the one-ulp twin parts by {fmt(twin_worst)} (gates.py LOSS100_WINDOW)" if chaotic else ""))
     if chaotic:
         g, r = window_means(gpu, n, gates.LOSS100_WINDOW), window_means(ref, n, gates.LOSS100_WINDOW)
-        wd = [abs(x - y) / abs(y) for x, y in zip(g, r)]
-        w = max(range(len(wd)), key=lambda i: (math.isnan(wd[i]), wd[i]))
-        ok = not any(math.isnan(d) for d in wd) and wd[w] <= gate
-        first = 1 + w * gates.LOSS100_WINDOW
-        table.add(name, "loss100", f"max rel diff of {gates.LOSS100_WINDOW}-update means vs interp fp32", fmt(wd[w]),
+        window_worst, first, wd = max_rel_diff(g, r, sorted(r))
+        ok = not any(math.isnan(d) for d in wd.values()) and window_worst <= gate
+        table.add(name, "loss100", f"max rel diff of {gates.LOSS100_WINDOW}-update means vs interp fp32", fmt(window_worst),
                   fmt(gate), "PASS" if ok else "FAIL",
-                  f"worst: updates {first}-{first + gates.LOSS100_WINDOW - 1}, gpu {g[w]:.6f} ref {r[w]:.6f}; "
-                  "every window: " + " ".join(fmt(d) for d in wd))
+                  f"worst: updates {first}-{first + gates.LOSS100_WINDOW - 1}, gpu {g[first]:.6f} ref {r[first]:.6f}; "
+                  "every window: " + " ".join(fmt(wd[w]) for w in sorted(wd)))
     table.add(name, "loss100", "loss first -> last (gpu)", f"{gpu.get(1, math.nan):.4f}->{gpu.get(n, math.nan):.4f}",
               "", "INFO", f"interp fp32 {ref[1]:.4f}->{ref[n]:.4f}")
     # The curves themselves: a few points in the table, every update in out/<name>/loss100/curves.txt.
@@ -466,7 +464,8 @@ def check_loss100(table, meta, pdir):
 def loss100_twin(table, meta, pdir, gpu, n, out):
     """The same GPU program from the same start but one parameter element one f32 ulp up: how far the two
     curves part is what rounding differences alone do to this training run (a reference computed in
-    another arithmetic cannot be tracked more closely). Returns its losses, or None after an error."""
+    another arithmetic cannot be tracked more closely). Returns its losses and their largest relative
+    distance from the program's, or (None, None) after an error."""
     name = meta["name"]
     start = os.path.join(out, "start")
     rc, _, err = latch_run(pdir, "prog.ptx", ["--dry-run", "--steps", "1", "--dump-dir", start] + meta["run_args"])
@@ -476,7 +475,7 @@ def loss100_twin(table, meta, pdir, gpu, n, out):
     path = os.path.join(start, param + ".npy")
     if rc or not os.path.exists(path):
         table.add(name, "loss100", "one-ulp twin", "error", "", "INFO", last_error(err) if rc else f"no {param}.npy")
-        return None
+        return None, None
     p = np.load(path)
     p.flat[0] = np.nextafter(p.flat[0], np.float32(np.inf), dtype=np.float32)
     moved = os.path.join(out, "moved.npy")
@@ -485,7 +484,7 @@ def loss100_twin(table, meta, pdir, gpu, n, out):
     rc, so, err = latch_run(pdir, "prog.ptx", ["--steps", str(n), "--input", f"{param}={moved}"] + meta["run_args"])
     if rc:
         table.add(name, "loss100", "one-ulp twin", "error", "", "INFO", last_error(err))
-        return None
+        return None, None
     twin = parse_losses(so)
     gate = gates.loss100_gate(meta["precision"])
     d, k, diffs = max_rel_diff(twin, gpu, range(1, n + 1))
@@ -493,7 +492,7 @@ def loss100_twin(table, meta, pdir, gpu, n, out):
     table.add(name, "loss100", f"gpu vs gpu with {param}[0] one ulp up (info)", fmt(d), "", "INFO",
               f"worst at update {k}: {twin.get(k, math.nan):.6f} vs {gpu[k]:.6f}; " +
               (f"first over the gate at update {first}" if first else "never over the gate"))
-    return twin
+    return twin, d
 
 
 def check_determinism(table, meta, pdir):
