@@ -60,8 +60,11 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
   out->intervals = m->interval_count;
   out->kinds = calloc((size_t)m->interval_count, sizeof(*out->kinds));
   out->sms = calloc((size_t)(ctas > 0 ? ctas : 1), sizeof(int64_t));
+  out->per_interval = calloc((size_t)(m->interval_count > 0 ? m->interval_count : 1), sizeof(*out->per_interval));
+  uint64_t *first_enter = malloc((size_t)(m->interval_count > 0 ? m->interval_count : 1) * sizeof(uint64_t));
   int64_t *kind_of = calloc((size_t)m->interval_count, sizeof(int64_t));
-  if (!out->kinds || !out->sms || !kind_of) {
+  if (!out->kinds || !out->sms || !out->per_interval || !first_enter || !kind_of) {
+    free(first_enter);
     free(kind_of);
     latch_trace_report_deinitialize(out);
     return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -74,6 +77,7 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
       out->kinds[out->kind_count++].kind = m->intervals[i].kind;
     out->kinds[k].intervals++;
     kind_of[i] = k;
+    first_enter[i] = UINT64_MAX;
   }
   out->start_ns = UINT64_MAX;
   latch_status status = latch_ok_status();
@@ -109,8 +113,23 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
       kind->wait_ns += leave - done;
       out->busy_ns += done - enter;
       out->wait_ns += leave - done;
+      latch_trace_interval *at = &out->per_interval[i];
+      if (enter < first_enter[i])
+        first_enter[i] = enter;
+      if (leave > at->span_ns) /* the latest exit until the loop below makes it a span */
+        at->span_ns = leave;
+      if (done - enter > at->busy_max_ns)
+        at->busy_max_ns = done - enter;
+      at->busy_ns += done - enter;
     }
   }
+  for (int64_t i = 0; i < m->interval_count && !status; ++i) {
+    latch_trace_interval *at = &out->per_interval[i];
+    at->name = m->intervals[i].name;
+    at->tiles = m->intervals[i].tiles;
+    at->span_ns = ctas > 0 ? at->span_ns - first_enter[i] : 0;
+  }
+  free(first_enter);
   free(kind_of);
   for (int64_t c = 0; c < ctas && !status; ++c) {
     uint64_t word = SM_WORD(c);
@@ -131,12 +150,37 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
 void latch_trace_report_deinitialize(latch_trace_report *report) {
   free(report->kinds);
   free(report->sms);
+  free(report->per_interval);
   memset(report, 0, sizeof(*report));
 }
 
 static double share(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
-void latch_trace_report_print(FILE *stream, const latch_trace_report *r) {
+/* The `slowest` intervals of the longest span, longest first (ties: program order). */
+static void print_slowest_intervals(FILE *stream, const latch_trace_report *r, int64_t slowest) {
+  int64_t n = r->intervals < slowest ? r->intervals : slowest;
+  bool *taken = n > 0 && r->ctas > 0 ? calloc((size_t)r->intervals, sizeof(bool)) : NULL;
+  if (!taken)
+    return;
+  uint64_t update_ns = r->end_ns - r->start_ns;
+  fprintf(stream, "slowest intervals (span: first entry to last exit; CTA work: mean and busiest CTA):\n");
+  fprintf(stream, "  %-26s %8s %11s %8s %11s %11s\n", "interval", "tiles", "span us", "update", "mean us",
+          "max us");
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t best = -1;
+    for (int64_t i = 0; i < r->intervals; ++i)
+      if (!taken[i] && (best < 0 || r->per_interval[i].span_ns > r->per_interval[best].span_ns))
+        best = i;
+    taken[best] = true;
+    const latch_trace_interval *at = &r->per_interval[best];
+    fprintf(stream, "  %-26s %8lld %11.3f %7.1f%% %11.3f %11.3f\n", at->name, (long long)at->tiles,
+            (double)at->span_ns * 1e-3, share(at->span_ns, update_ns),
+            (double)at->busy_ns * 1e-3 / (double)r->ctas, (double)at->busy_max_ns * 1e-3);
+  }
+  free(taken);
+}
+
+void latch_trace_report_print(FILE *stream, const latch_trace_report *r, int64_t slowest) {
   uint64_t total = r->busy_ns + r->wait_ns;
   fprintf(stream, "trace: %lld CTAs x %lld intervals, %.3f us from the first entry to the last exit\n",
           (long long)r->ctas, (long long)r->intervals, (double)(r->end_ns - r->start_ns) * 1e-3);
@@ -166,6 +210,7 @@ void latch_trace_report_print(FILE *stream, const latch_trace_report *r) {
             share(kind_total, total), share(kind->wait_ns, kind_total));
   }
   free(order);
+  print_slowest_intervals(stream, r, slowest);
 }
 
 static void write_json_string(FILE *f, const char *s) {

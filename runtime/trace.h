@@ -35,12 +35,21 @@ typedef struct latch_trace_kind {
   uint64_t wait_ns;   /* sum of (leave - done): time at the barrier */
 } latch_trace_kind;
 
+typedef struct latch_trace_interval {
+  const char *name;     /* points into the manifest's intervals */
+  int64_t tiles;
+  uint64_t span_ns;     /* the earliest entry of any CTA to the latest exit */
+  uint64_t busy_max_ns; /* the busiest CTA's done - enter */
+  uint64_t busy_ns;     /* sum over CTAs of done - enter */
+} latch_trace_interval;
+
 typedef struct latch_trace_report {
   int64_t ctas, intervals;
   uint64_t start_ns, end_ns; /* first entry, last exit */
   uint64_t busy_ns, wait_ns;
   int64_t kind_count;
   latch_trace_kind *kinds; /* in order of first appearance; owned */
+  latch_trace_interval *per_interval; /* one per interval, in program order; owned */
   int64_t *sms;            /* per CTA: its SM, -1 when not recorded; owned */
   int64_t sms_recorded;    /* CTAs whose SM is known */
   bool one_cta_per_sm;     /* latch_trace_one_cta_per_sm */
@@ -53,8 +62,11 @@ latch_status latch_trace_analyse(const latch_manifest *manifest, int64_t ctas, c
                                  latch_trace_report *out_report);
 void latch_trace_report_deinitialize(latch_trace_report *report);
 
-/* Prints the barrier wait share, overall and per interval kind (largest time first). */
-void latch_trace_report_print(FILE *stream, const latch_trace_report *report);
+/* Prints the barrier wait share, overall and per interval kind (largest time first), then the `slowest`
+ * intervals of the longest span: where the update's time goes, and whether an interval is long because
+ * of its work (mean CTA work near the span) or its slowest CTA (max >> mean). */
+#define LATCH_TRACE_SLOWEST 12
+void latch_trace_report_print(FILE *stream, const latch_trace_report *report, int64_t slowest);
 
 /* Writes the trace as Chrome/Perfetto trace-event JSON: one track (tid) per SM ("SM s", tid s) when
  * latch_trace_one_cta_per_sm, else one per CTA (tid c, "SM s / CTA c", or "CTA c" when its SM is not

@@ -49,7 +49,9 @@ static const char usage[] =
     "  --trace FILE.json        trace the last update: write a Chrome/Perfetto trace (one track per SM when\n"
     "                           every CTA has an SM of its own, else one per CTA) and print the share of\n"
     "                           CTA time spent waiting at grid barriers, overall and per interval kind\n"
-    "                           (the interval name after its first '.', up to a '+')\n"
+    "                           (the interval name after its first '.', up to a '+'), and the\n"
+    "                           intervals of the longest span (first entry to last exit)\n"
+    "  --trace-slowest N        how many of those intervals to list (default 12; 0: none)\n"
     "  --mode=persistent        one persistent kernel per update, cooperatively launched (the default)\n"
     "  --mode=staged            the same-tiles control: each interval (wave) as its own kernel, the\n"
     "                           manifest's \"staged_kernels\" (latch-lower-intervals{staged=true}), launched\n"
@@ -88,6 +90,7 @@ typedef struct options {
   const char *dump_dir;
   const char *probe_dir;
   const char *trace;
+  int64_t trace_slowest;
   int64_t grid;
   int64_t device;
   double timeout;
@@ -118,6 +121,7 @@ static bool parse_seconds(const char *flag, const char *text, double *out) {
 /* Returns 0 when the options parse, 1 (after one `error:` line) when they do not, 2 for --help. */
 static int parse_arguments(int argc, char **argv, options *out) {
   memset(out, 0, sizeof(*out));
+  out->trace_slowest = LATCH_TRACE_SLOWEST;
   out->timeout = 60.0;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i], *value;
@@ -155,6 +159,9 @@ static int parse_arguments(int argc, char **argv, options *out) {
       out->probe_dir = value;
     } else if ((value = latch_cli_flag_value("--trace", argc, argv, &i, &missing))) {
       out->trace = value;
+    } else if ((value = latch_cli_flag_value("--trace-slowest", argc, argv, &i, &missing))) {
+      if (!latch_cli_parse_integer(tool, "--trace-slowest", value, 0, INT32_MAX, &out->trace_slowest))
+        return 1;
     } else if ((value = latch_cli_flag_value("--manifest", argc, argv, &i, &missing))) {
       out->manifest = value;
     } else if ((value = latch_cli_flag_value("--mode", argc, argv, &i, &missing))) {
@@ -481,7 +488,7 @@ static latch_status write_trace(run_state *s) {
   }
   latch_trace_report report;
   if (!status && !(status = latch_trace_analyse(&s->manifest, p->grid, trace, &report))) {
-    latch_trace_report_print(stdout, &report);
+    latch_trace_report_print(stdout, &report, s->opts->trace_slowest);
     latch_trace_report_deinitialize(&report);
   }
   free(trace);

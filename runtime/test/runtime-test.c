@@ -289,7 +289,7 @@ static int cmd_trace(const char *kind, const char *out) {
   latch_trace_report report;
   status = latch_trace_analyse(&m, CTAS, trace, &report);
   if (!status) {
-    latch_trace_report_print(stdout, &report);
+    latch_trace_report_print(stdout, &report, LATCH_TRACE_SLOWEST);
     printf("SMs:");
     for (int64_t c = 0; c < report.ctas; ++c) {
       printf(" CTA %lld ", (long long)c);
