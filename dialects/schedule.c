@@ -142,7 +142,15 @@ int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k) {
   return slices < 1 ? 1 : slices;
 }
 
-/* Output tiles of 128 x 128 for matrix products (times the k slices of latch_matmul_k_slices), 64 rows for row-wise ops, 8192 elements for
+bool latch_matmul_is_small(int64_t batch, int64_t m) { return batch > 1 && m % 128 != 0; }
+
+int64_t latch_small_product_outputs_per_tile(int64_t k) {
+  return k >= 32 ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
+}
+
+/* Output tiles of 128 x 128 for matrix products (times the k slices of latch_matmul_k_slices; the small
+ * batched products of latch_matmul_is_small by output elements), LATCH_WARP_ROW_TILE rows for the
+ * warp-per-row ops, 64 rows for the other row-wise ops, 8192 elements for
  * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
  * attention and the split gradient's statistics (the products: those query-row tiles, then as many
  * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad, 16 rows of a
@@ -158,6 +166,10 @@ int64_t latch_task_tile_count(MlirOperation task) {
     MlirType a = mlirValueGetType(mlirOperationGetOperand(task, 0));
     bool transpose_a = latch_matmul_transpose_a(task);
     int64_t k = dim_from_end(a, transpose_a ? 1 : 0);
+    if (latch_matmul_is_small(dim_from_end(out, 2), dim_from_end(out, 1))) {
+      tiles = ceil_div(latch_type_element_count(out), latch_small_product_outputs_per_tile(k));
+      break;
+    }
     tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
     tiles *= latch_matmul_k_slices(tiles, k);
     break;
@@ -204,9 +216,15 @@ int64_t latch_task_tile_count(MlirOperation task) {
                          latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 1))), 256);
     break;
   case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (64 columns, 256 rows) tiles of dw */
-    tiles = ceil_div(rows(out), 64) + ceil_div(dim_from_end(out, 0), 64) * ceil_div(rows(out), 256);
+    tiles = ceil_div(rows(out), LATCH_WARP_ROW_TILE) + ceil_div(dim_from_end(out, 0), 64) * ceil_div(rows(out), 256);
+    break;
+  case LATCH_OP_TASK_RMSNORM:
+  case LATCH_OP_TASK_CROSS_ENTROPY_GRAD:
+    tiles = ceil_div(rows(out), LATCH_WARP_ROW_TILE);
     break;
   case LATCH_OP_TASK_CROSS_ENTROPY:
+    tiles = ceil_div(rows(mlirValueGetType(mlirOperationGetOperand(task, 0))), LATCH_WARP_ROW_TILE);
+    break;
   case LATCH_OP_TASK_REDUCE:
   case LATCH_OP_TASK_TOPK:
     tiles = ceil_div(rows(mlirValueGetType(mlirOperationGetOperand(task, 0))), 64);

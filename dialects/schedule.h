@@ -51,6 +51,19 @@ int latch_module_find_program(MlirOperation module, MlirOperation *out_program, 
 #define LATCH_SPLIT_MIN_DEPTH 128
 int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k);
 
+/* A batched task.matmul whose M is not a multiple of 128 (its 128-row tiles would cross batches) is
+ * lowered output element by output element: a warp per element when k >= 32 (the lanes split k),
+ * LATCH_SMALL_PRODUCT_WARP_OUTPUTS elements per tile, else a thread per element,
+ * LATCH_SMALL_PRODUCT_THREAD_OUTPUTS per tile. */
+#define LATCH_SMALL_PRODUCT_WARP_OUTPUTS 64
+#define LATCH_SMALL_PRODUCT_THREAD_OUTPUTS 2048
+bool latch_matmul_is_small(int64_t batch, int64_t m);
+int64_t latch_small_product_outputs_per_tile(int64_t k);
+
+/* Row-wise ops with a warp per row (rmsnorm, rmsnorm_grad's dx, cross_entropy and its gradient) take
+ * tiles of this many rows: one row per warp, so that even 2048 rows fill the SMs. */
+#define LATCH_WARP_ROW_TILE 8
+
 /* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
 int64_t latch_task_tile_count(MlirOperation task);
 

@@ -635,6 +635,35 @@ static int span_begin(gen *g, int vt, int64_t unit, int64_t total) {
   return loop_begin(g, add(g, lo, g->tid), hi, g->ntid);
 }
 
+/* Units [vt * unit, min(total, vt * unit + unit)) of virtual tile `vt`, one per warp iteration: warp w of
+ * the CTA takes units w, w + 8, ... (uniform across its lanes, as the shuffles need); returns the unit.
+ * Close with loop_end. */
+static int warp_span_begin(gen *g, int vt, int64_t unit, int64_t total) {
+  int first = mulc(g, vt, unit);
+  int last = mini(g, addc(g, first, unit), ci64(g, total));
+  return loop_begin(g, add(g, first, divc(g, g->tid, 32)), last, divc(g, g->ntid, 32));
+}
+
+/* `value` combined with `op` over the lanes whose index differs in the bits of `offsets`, in that order
+ * (xor shuffles: the same bits on every lane of the group). */
+static int butterfly(gen *g, const char *op, int value, const int *offsets, int count) {
+  int width = ci32(g, 32);
+  for (int i = 0; i < count; ++i) {
+    int shuffled = fresh(g), valid = fresh(g);
+    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, value, ci32(g, offsets[i]), width);
+    value = op2(g, op, value, shuffled, "f32");
+  }
+  return value;
+}
+
+/* The xor butterfly over the 32 lanes of a warp with `op` (arith.addf or arith.maximumf). Each step
+ * combines a lane's value with its partner's, and both partners compute the same (commutative) result,
+ * so every lane ends with the same bits: a fixed order, deterministic. */
+static int warp_combine(gen *g, const char *op, int value) {
+  static const int offsets[] = {16, 8, 4, 2, 1};
+  return butterfly(g, op, value, offsets, 5);
+}
+
 /* Units [lo, hi) (i64 values) walked by the CTA's threads. */
 static int threads_begin(gen *g, int lo, int hi) { return loop_begin(g, add(g, lo, g->tid), hi, g->ntid); }
 
@@ -839,15 +868,63 @@ typedef struct task_io {
 
 /* ---- elementwise: map, convert, transpose, reshape, adamw ---- */
 
-static void gen_map(gen *g, task_io *io) {
-  const tensor_ref *out0 = &io->out[0];
-  int64_t n = out0->elements;
+/* An elementwise template in two phases: `load` reads what element i needs into values[] (loads only),
+ * `finish` computes element i from them and stores it. */
+typedef void (*elementwise_load)(gen *g, const task_io *io, const void *context, int i, int *values);
+typedef void (*elementwise_finish)(gen *g, const task_io *io, const void *context, int i, const int *values);
+#define ELEMENTWISE_MAX_VALUES LATCH_MAP_MAX_INPUTS
+
+/* Tiles of ELEMENTWISE_TILE elements of [0, n). A full tile takes its elements in groups: thread t of the
+ * group handles elements base + t + u CTA_THREADS (u < unroll; every access coalesced) and issues all
+ * the group's loads before its first store, so that `unroll` loads per value are in flight per thread
+ * (a load after a store of the same task may not move above it: the compiler cannot rule out that they
+ * alias). The unroll shrinks with the values an element loads (register pressure). The last, partial
+ * tile takes one element per thread iteration. Each element is computed exactly as alone: the order
+ * changes nothing. */
+static void elementwise_tiles(gen *g, const task_io *io, const void *context, int64_t n, int values_per_element,
+                              elementwise_load load, elementwise_finish finish) {
+  int unroll = values_per_element <= 4 ? 8 : values_per_element <= 8 ? 4 : 2;
+  int64_t group = (int64_t)CTA_THREADS * unroll;
+  _Static_assert(ELEMENTWISE_TILE % (CTA_THREADS * 8) == 0, "a full tile is whole groups");
+  bool any_full = n >= ELEMENTWISE_TILE, any_partial = n % ELEMENTWISE_TILE != 0;
   int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
-  int i = span_begin(g, vt, ELEMENTWISE_TILE, n);
-  int zero = ci64(g, 0);
-  int args[LATCH_MAP_MAX_INPUTS];
+  int lo = mulc(g, vt, ELEMENTWISE_TILE);
+  if (any_full && any_partial)
+    when_begin(g, cmpi(g, "sle", addc(g, lo, ELEMENTWISE_TILE), ci64(g, n), "i64"));
+  if (any_full) {
+    int q = loop_begin(g, ci64(g, 0), ci64(g, ELEMENTWISE_TILE), ci64(g, group));
+    int base = add(g, add(g, lo, q), g->tid);
+    int index[8], values[8][ELEMENTWISE_MAX_VALUES];
+    for (int u = 0; u < unroll; ++u) {
+      index[u] = addc(g, base, (int64_t)u * CTA_THREADS);
+      load(g, io, context, index[u], values[u]);
+    }
+    for (int u = 0; u < unroll; ++u)
+      finish(g, io, context, index[u], values[u]);
+    loop_end(g);
+  }
+  if (any_full && any_partial)
+    otherwise(g);
+  if (any_partial) {
+    int i = loop_begin(g, add(g, lo, g->tid), mini(g, addc(g, lo, ELEMENTWISE_TILE), ci64(g, n)), g->ntid);
+    int values[ELEMENTWISE_MAX_VALUES];
+    load(g, io, context, i, values);
+    finish(g, io, context, i, values);
+    loop_end(g);
+  }
+  if (any_full && any_partial)
+    when_end(g);
+  loop_end(g);
+}
+
+static void map_load(gen *g, const task_io *io, const void *context, int i, int *values) {
+  (void)context;
   for (int k = 0; k < io->in_count; ++k)
-    args[k] = load_raw(g, &io->in[k], io->in[k].rank == 0 ? zero : i);
+    values[k] = load_raw(g, &io->in[k], io->in[k].rank == 0 ? ci64(g, 0) : i);
+}
+
+static void map_finish(gen *g, const task_io *io, const void *context, int i, const int *args) {
+  (void)context;
   int results[LATCH_MAP_MAX_OUTPUTS];
   latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
   for (int k = 0; k < io->out_count; ++k) {
@@ -866,8 +943,10 @@ static void gen_map(gen *g, task_io *io) {
   latch_text_put(g->t, ")\n");
   for (int k = 0; k < io->out_count; ++k)
     store_raw(g, &io->out[k], i, results[k]);
-  loop_end(g);
-  loop_end(g);
+}
+
+static void gen_map(gen *g, task_io *io) {
+  elementwise_tiles(g, io, NULL, io->out[0].elements, io->in_count, map_load, map_finish);
 }
 
 /* One element converted from x's dtype to y's (docs/task-dialect.md task.convert). */
@@ -884,82 +963,106 @@ static int convert_value(gen *g, int value, dtype from, dtype to) {
   return to == DT_BF16 ? cast(g, "arith.truncf", f, "f32", "bf16") : f;
 }
 
+/* Element i of the one input (convert, reshape). */
+static void first_input_load(gen *g, const task_io *io, const void *context, int i, int *values) {
+  (void)context;
+  values[0] = load_raw(g, &io->in[0], i);
+}
+
+static void convert_finish(gen *g, const task_io *io, const void *context, int i, const int *values) {
+  (void)context;
+  store_raw(g, &io->out[0], i, convert_value(g, values[0], io->in[0].dt, io->out[0].dt));
+}
+
 static void gen_convert(gen *g, task_io *io) {
-  const tensor_ref *x = &io->in[0], *y = &io->out[0];
-  int64_t n = y->elements;
-  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
-  int i = span_begin(g, vt, ELEMENTWISE_TILE, n);
-  store_raw(g, y, i, convert_value(g, load_raw(g, x, i), x->dt, y->dt));
-  loop_end(g);
-  loop_end(g);
+  elementwise_tiles(g, io, NULL, io->out[0].elements, 1, first_input_load, convert_finish);
 }
 
 /* y[i] = x[j] where y's coordinates of i, permuted back, are x's coordinates of j. */
-static void gen_transpose(gen *g, task_io *io, MlirOperation op) {
-  const tensor_ref *x = &io->in[0], *y = &io->out[0];
-  int64_t x_stride[MAX_RANK], size = 1;
-  for (int d = x->rank - 1; d >= 0; --d) {
-    x_stride[d] = size;
-    size *= x->dims[d];
-  }
-  int64_t n = y->elements;
-  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
-  int i = span_begin(g, vt, ELEMENTWISE_TILE, n);
+typedef struct transpose_context {
+  int64_t x_stride[MAX_RANK];
+  int64_t perm[MAX_RANK];
+} transpose_context;
+
+static void transpose_load(gen *g, const task_io *io, const void *context, int i, int *values) {
+  const transpose_context *t = context;
+  const tensor_ref *y = &io->out[0];
   int rest = i, from = ci64(g, 0);
   for (int d = y->rank - 1; d >= 0; --d) {
-    int64_t p = latch_transpose_perm_at(op, d);
     int coordinate = d ? remc(g, rest, y->dims[d]) : rest;
     if (d)
       rest = divc(g, rest, y->dims[d]);
-    from = add(g, from, mulc(g, coordinate, x_stride[p]));
+    from = add(g, from, mulc(g, coordinate, t->x_stride[t->perm[d]]));
   }
-  store_raw(g, y, i, load_raw(g, x, from));
-  loop_end(g);
-  loop_end(g);
+  values[0] = load_raw(g, &io->in[0], from);
 }
 
-/* A copy when the planner did not put y over x (then nothing to do). One tile copies everything. */
+/* Stores the one loaded value unchanged (transpose, reshape). */
+static void copy_finish(gen *g, const task_io *io, const void *context, int i, const int *values) {
+  (void)context;
+  store_raw(g, &io->out[0], i, values[0]);
+}
+
+static void gen_transpose(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *x = &io->in[0];
+  transpose_context t;
+  int64_t size = 1;
+  for (int d = x->rank - 1; d >= 0; --d) {
+    t.x_stride[d] = size;
+    size *= x->dims[d];
+  }
+  for (int d = 0; d < io->out[0].rank; ++d)
+    t.perm[d] = latch_transpose_perm_at(op, d);
+  elementwise_tiles(g, io, &t, io->out[0].elements, 1, transpose_load, copy_finish);
+}
+
+/* A copy when the planner did not put y over x (then nothing to do). */
 static void gen_reshape(gen *g, task_io *io) {
-  const tensor_ref *x = &io->in[0], *y = &io->out[0];
-  if (places_equal(x, y))
+  if (places_equal(&io->in[0], &io->out[0]))
     return;
-  int vt = tiles_begin(g, ceil_div(y->elements, ELEMENTWISE_TILE));
-  int i = span_begin(g, vt, ELEMENTWISE_TILE, y->elements);
-  store_raw(g, y, i, load_raw(g, x, i));
-  loop_end(g);
-  loop_end(g);
+  elementwise_tiles(g, io, NULL, io->out[0].elements, 1, first_input_load, copy_finish);
+}
+
+typedef struct adamw_context {
+  double lr, b1, b2, eps, wd;
+  int c1, c2; /* the bias corrections 1 - beta^t (f32 values) */
+} adamw_context;
+
+static void adamw_load(gen *g, const task_io *io, const void *context, int i, int *values) {
+  (void)context;
+  for (int k = 0; k < 4; ++k) /* p, grad, m, v */
+    values[k] = load_f32(g, &io->in[k], i);
+}
+
+static void adamw_finish(gen *g, const task_io *io, const void *context, int i, const int *values) {
+  const adamw_context *a = context;
+  int pi = values[0], gi = values[1], mi = values[2], vi = values[3];
+  /* m' = b1 m + (1 - b1) g; v' = b2 v + (1 - b2) g g */
+  int m1 = fadd(g, fmul(g, cf32(g, a->b1), mi), fmul(g, cf32(g, 1.0 - a->b1), gi));
+  int v1 = fadd(g, fmul(g, cf32(g, a->b2), vi), fmul(g, fmul(g, cf32(g, 1.0 - a->b2), gi), gi));
+  int m_hat = fdiv(g, m1, a->c1), v_hat = fdiv(g, v1, a->c2);
+  int denominator = fadd(g, op1(g, "math.sqrt", v_hat, "f32"), cf32(g, a->eps));
+  int update = fadd(g, fmul(g, cf32(g, a->wd), pi), fdiv(g, m_hat, denominator));
+  int p1 = fsub(g, pi, fmul(g, cf32(g, a->lr), update));
+  store_f32(g, &io->out[0], i, p1);
+  store_f32(g, &io->out[1], i, m1);
+  store_f32(g, &io->out[2], i, v1);
 }
 
 static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
-  const tensor_ref *p = &io->in[0], *grad = &io->in[1], *m = &io->in[2], *v = &io->in[3], *step = &io->in[4];
-  const tensor_ref *p_out = &io->out[0], *m_out = &io->out[1], *v_out = &io->out[2];
-  double lr = latch_adamw_lr(op), b1 = latch_adamw_beta1(op), b2 = latch_adamw_beta2(op);
-  double eps = latch_adamw_eps(op), wd = latch_adamw_weight_decay(op);
+  const tensor_ref *step = &io->in[4];
+  adamw_context a = {.lr = latch_adamw_lr(op), .b1 = latch_adamw_beta1(op), .b2 = latch_adamw_beta2(op),
+                     .eps = latch_adamw_eps(op), .wd = latch_adamw_weight_decay(op)};
   /* Bias corrections 1 - beta^t in fp64, once per thread. */
   int zero = ci64(g, 0);
   int t = step->dt == DT_I32 ? cast(g, "arith.sitofp", load_raw(g, step, zero), "i32", "f64")
                              : cast(g, "arith.extf", load_f32(g, step, zero), "f32", "f64");
   int one = cf64(g, 1.0);
-  int c1 = op2(g, "arith.subf", one, op2(g, "math.powf", cf64(g, b1), t, "f64"), "f64");
-  int c2 = op2(g, "arith.subf", one, op2(g, "math.powf", cf64(g, b2), t, "f64"), "f64");
-  c1 = cast(g, "arith.truncf", c1, "f64", "f32");
-  c2 = cast(g, "arith.truncf", c2, "f64", "f32");
-  int64_t n = p->elements;
-  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
-  int i = span_begin(g, vt, ELEMENTWISE_TILE, n);
-  int gi = load_f32(g, grad, i), mi = load_f32(g, m, i), vi = load_f32(g, v, i), pi = load_f32(g, p, i);
-  /* m' = b1 m + (1 - b1) g; v' = b2 v + (1 - b2) g g */
-  int m1 = fadd(g, fmul(g, cf32(g, b1), mi), fmul(g, cf32(g, 1.0 - b1), gi));
-  int v1 = fadd(g, fmul(g, cf32(g, b2), vi), fmul(g, fmul(g, cf32(g, 1.0 - b2), gi), gi));
-  int m_hat = fdiv(g, m1, c1), v_hat = fdiv(g, v1, c2);
-  int denominator = fadd(g, op1(g, "math.sqrt", v_hat, "f32"), cf32(g, eps));
-  int update = fadd(g, fmul(g, cf32(g, wd), pi), fdiv(g, m_hat, denominator));
-  int p1 = fsub(g, pi, fmul(g, cf32(g, lr), update));
-  store_f32(g, p_out, i, p1);
-  store_f32(g, m_out, i, m1);
-  store_f32(g, v_out, i, v1);
-  loop_end(g);
-  loop_end(g);
+  int c1 = op2(g, "arith.subf", one, op2(g, "math.powf", cf64(g, a.b1), t, "f64"), "f64");
+  int c2 = op2(g, "arith.subf", one, op2(g, "math.powf", cf64(g, a.b2), t, "f64"), "f64");
+  a.c1 = cast(g, "arith.truncf", c1, "f64", "f32");
+  a.c2 = cast(g, "arith.truncf", c2, "f64", "f32");
+  elementwise_tiles(g, io, &a, io->in[0].elements, 4, adamw_load, adamw_finish);
 }
 
 /* ---- the tiled product: 128 x 128 outputs per tile, staged through shared memory ----
@@ -1355,38 +1458,37 @@ static void product_store(gen *g, const product_operand *a, const product_operan
   }
 }
 
-/* Element e (of 128 x 128) of output tile (tile_row, tile_col): sets *row, *col and returns the i1 that
- * says whether it lies inside rows x cols. */
-static int tile_element(gen *g, int tile_row, int tile_col, int e, int64_t rows, int64_t cols, int *row, int *col) {
-  *row = add(g, mulc(g, tile_row, MATMUL_TILE), divc(g, e, MATMUL_TILE));
-  *col = add(g, mulc(g, tile_col, MATMUL_TILE), remc(g, e, MATMUL_TILE));
-  return op2(g, "arith.andi", cmpi(g, "slt", *row, ci64(g, rows), "i64"), cmpi(g, "slt", *col, ci64(g, cols), "i64"),
-             "i1");
-}
-
-/* The batched product whose row tiles cross batches (M not a multiple of 128): one output element per
- * thread iteration, k increasing. */
+/* The small batched product (latch_matmul_is_small: M not a multiple of 128, so row tiles would cross
+ * batches), element by element over the flat output: with k >= 32 a warp per element, lane l summing
+ * k = l, l + 32, ... in increasing order and the lanes combined by the butterfly; with shorter k a thread
+ * per element, k increasing. Either order is fixed: deterministic. */
 static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *a = &io->in[0], *b = &io->in[1], *c = &io->out[0];
   bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
   int r = c->rank;
   int64_t m = dim(c, r - 2), n = dim(c, r - 1), k = ta ? dim(a, r - 2) : dim(a, r - 1);
-  int64_t rows = dim(c, 0) * m, tile_cols = ceil_div(n, MATMUL_TILE);
-  int vt = tiles_begin(g, ceil_div(rows, MATMUL_TILE) * tile_cols);
-  int tile_row = divc(g, vt, tile_cols), tile_col = remc(g, vt, tile_cols);
-  int e = loop_begin(g, g->tid, ci64(g, MATMUL_TILE * MATMUL_TILE), g->ntid);
-  int row, col;
-  when_begin(g, tile_element(g, tile_row, tile_col, e, rows, n, &row, &col));
+  int64_t per_tile = latch_small_product_outputs_per_tile(k);
+  bool by_warp = per_tile == LATCH_SMALL_PRODUCT_WARP_OUTPUTS;
+  int vt = tiles_begin(g, ceil_div(c->elements, per_tile));
+  int e = by_warp ? warp_span_begin(g, vt, per_tile, c->elements) : span_begin(g, vt, per_tile, c->elements);
+  int row = divc(g, e, n), col = remc(g, e, n);
   int bi = divc(g, row, m), i = remc(g, row, m);
   int a_row = add(g, mulc(g, bi, m * k), ta ? i : mulc(g, i, k));
   int b_col = add(g, mulc(g, bi, k * n), tb ? mulc(g, col, k) : col);
+  int lane = by_warp ? remc(g, g->tid, 32) : ci64(g, 0);
   int acc, sum;
-  int kk = loop1_begin(g, ci64(g, 0), ci64(g, k), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &sum);
+  int kk = loop1_begin(g, lane, ci64(g, k), ci64(g, by_warp ? 32 : 1), cf32(g, 0.0), "f32",
+                       &acc, &sum);
   int x = load_f32(g, a, add(g, a_row, mulc(g, kk, ta ? m : 1)));
   int y = load_f32(g, b, add(g, b_col, mulc(g, kk, tb ? 1 : n)));
   loop1_end(g, fadd(g, acc, fmul(g, x, y)), "f32");
-  store_f32(g, c, add(g, mulc(g, row, n), col), sum);
-  when_end(g);
+  if (by_warp) {
+    sum = warp_combine(g, "arith.addf", sum);
+    when_begin(g, cmpi(g, "eq", lane, ci64(g, 0), "i64"));
+  }
+  store_f32(g, c, e, sum);
+  if (by_warp)
+    when_end(g);
   loop_end(g);
   loop_end(g);
 }
@@ -1400,7 +1502,7 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   int r = c->rank;
   int64_t batch = r == 3 ? c->dims[0] : 1, m = dim(c, r - 2), n = dim(c, r - 1);
   int64_t k = ta ? dim(a, r - 2) : dim(a, r - 1);
-  if (batch > 1 && m % MATMUL_TILE != 0) {
+  if (latch_matmul_is_small(batch, m)) {
     gen_matmul_elementwise(g, io, op);
     return;
   }
@@ -1630,39 +1732,10 @@ static int rows_begin(gen *g, int64_t rows) {
   return span_begin(g, vt, ROW_TILE, rows);
 }
 
-/* Units [vt * unit, min(total, vt * unit + unit)) of virtual tile `vt`, one per warp iteration: warp w of
- * the CTA takes units w, w + 8, ... (uniform across its lanes, as the shuffles need); returns the unit.
- * Close with loop_end. */
-static int warp_span_begin(gen *g, int vt, int64_t unit, int64_t total) {
-  int first = mulc(g, vt, unit);
-  int last = mini(g, addc(g, first, unit), ci64(g, total));
-  return loop_begin(g, add(g, first, divc(g, g->tid, 32)), last, divc(g, g->ntid, 32));
-}
-
-/* Row-wise work for long rows, one warp per row, tiles of 64 rows; returns the row. Close with two
- * loop_end. */
+/* Row-wise work for long rows, one warp per row, tiles of LATCH_WARP_ROW_TILE rows (one per warp);
+ * returns the row. Close with two loop_end. */
 static int warp_rows_begin(gen *g, int64_t rows) {
-  return warp_span_begin(g, tiles_begin(g, ceil_div(rows, ROW_TILE)), ROW_TILE, rows);
-}
-
-/* The xor butterfly over the 32 lanes of a warp with `op` (arith.addf or arith.maximumf). Each step
- * combines a lane's value with its partner's, and both partners compute the same (commutative) result,
- * so every lane ends with the same bits: a fixed order, deterministic. */
-/* `value` combined with `op` over the lanes whose index differs in the bits of `offsets`, in that order
- * (xor shuffles: the same bits on every lane of the group). */
-static int butterfly(gen *g, const char *op, int value, const int *offsets, int count) {
-  int width = ci32(g, 32);
-  for (int i = 0; i < count; ++i) {
-    int shuffled = fresh(g), valid = fresh(g);
-    ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", shuffled, valid, value, ci32(g, offsets[i]), width);
-    value = op2(g, op, value, shuffled, "f32");
-  }
-  return value;
-}
-
-static int warp_combine(gen *g, const char *op, int value) {
-  static const int offsets[] = {16, 8, 4, 2, 1};
-  return butterfly(g, op, value, offsets, 5);
+  return warp_span_begin(g, tiles_begin(g, ceil_div(rows, LATCH_WARP_ROW_TILE)), LATCH_WARP_ROW_TILE, rows);
 }
 
 /* max over c < n of x[base + c] (NaN-propagating) and sum of exp(x - max), lanes striding the row; the
@@ -1764,7 +1837,7 @@ static int target_of(gen *g, const tensor_ref *targets, int row, int64_t v) {
   return mini(g, maxi(g, t, ci64(g, 0)), ci64(g, v - 1));
 }
 
-/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). Tiles of ROW_TILE rows: warp w takes the
+/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). Tiles of LATCH_WARP_ROW_TILE rows: warp w takes the
  * tile's rows w, w + 8, ... (the row's statistics over its lanes, warp_combine), adding the row losses in
  * order; thread 0 adds the 8 warp sums in warp order into the tile's partial sum. The partials meet in
  * task scratch: the last tile to arrive (task_scratch) has warp 0 add them, lane l taking partials l,
@@ -1772,12 +1845,12 @@ static int target_of(gen *g, const tensor_ref *targets, int row, int64_t v) {
  * sum runs in a fixed order whatever the order of arrival. */
 static void gen_cross_entropy(gen *g, task_io *io) {
   const tensor_ref *logits = &io->in[0], *targets = &io->in[1], *loss = &io->out[0];
-  int64_t n = dim(logits, 0), v = dim(logits, 1), count = ceil_div(n, ROW_TILE);
+  int64_t n = dim(logits, 0), v = dim(logits, 1), count = ceil_div(n, LATCH_WARP_ROW_TILE);
   int partials = task_scratch(g, "partials", count, "f32"), arrivals = task_scratch(g, "arrivals", 1, "i32");
   int zero = ci64(g, 0);
   int vt = tiles_begin(g, count);
   int lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32), warps = divc(g, g->ntid, 32);
-  int first = mulc(g, vt, ROW_TILE), last = mini(g, addc(g, first, ROW_TILE), ci64(g, n));
+  int first = mulc(g, vt, LATCH_WARP_ROW_TILE), last = mini(g, addc(g, first, LATCH_WARP_ROW_TILE), ci64(g, n));
   int acc, total;
   int row = loop1_begin(g, add(g, first, warp), last, warps, cf32(g, 0.0), "f32", &acc, &total);
   int base = mulc(g, row, v);
@@ -1852,7 +1925,7 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *dy = &io->in[2], *dx = &io->out[0], *dw = &io->out[1];
   double eps = latch_rmsnorm_grad_eps(op);
   int64_t d = last_dim(x), rows = row_count(x);
-  int64_t row_tiles = ceil_div(rows, ROW_TILE), column_tiles = ceil_div(d, NORM_DW_COLUMNS);
+  int64_t row_tiles = ceil_div(rows, LATCH_WARP_ROW_TILE), column_tiles = ceil_div(d, NORM_DW_COLUMNS);
   int64_t chunks = ceil_div(rows, NORM_DW_CHUNK);
   int partials = task_scratch(g, "partials", chunks * d, "f32");
   int arrivals = task_scratch(g, "arrivals", column_tiles, "i32");
@@ -1862,7 +1935,7 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   when_begin(g, cmpi(g, "slt", vt, row_tile_count, "i64"));
   {
     /* a warp per row of dx: lane l takes columns l, l + 32, ... */
-    int row = warp_span_begin(g, vt, ROW_TILE, rows);
+    int row = warp_span_begin(g, vt, LATCH_WARP_ROW_TILE, rows);
     int base = mulc(g, row, d);
     int r = warp_rms_inverse(g, x, base, d, eps, lane);
     int acc, total;
@@ -1946,20 +2019,28 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
 
 /* ---- rows copied by index: embedding, gather_rows; sums by index: scatter_add_rows, topk_grad ---- */
 
-/* y[s, c] = table[ids[s], c] (0 for an id outside [0, V)); one element per thread iteration, tiles of 8192. */
-static void gen_gather(gen *g, const tensor_ref *table, const tensor_ref *ids, const tensor_ref *y) {
-  int64_t v = dim(table, 0), d = dim(table, 1), n = y->elements;
-  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
-  int e = span_begin(g, vt, ELEMENTWISE_TILE, n);
-  int s = divc(g, e, d), c = remc(g, e, d);
+/* y[s, c] = table[ids[s], c] (0 for an id outside [0, V)); elementwise tiles (in[0] the table, in[1] the
+ * ids). The load phase reads the id and the table element (at row 0 for an id outside). */
+static void gather_load(gen *g, const task_io *io, const void *context, int i, int *values) {
+  (void)context;
+  const tensor_ref *table = &io->in[0], *ids = &io->in[1];
+  int64_t v = dim(table, 0), d = dim(table, 1);
+  int s = divc(g, i, d), c = remc(g, i, d);
   int id = load_index(g, ids, s);
   int zero = ci64(g, 0);
   int inside = op2(g, "arith.andi", cmpi(g, "sge", id, zero, "i64"), cmpi(g, "slt", id, ci64(g, v), "i64"), "i1");
-  int safe = sel(g, inside, id, zero, "i64");
-  int value = load_raw(g, table, add(g, mulc(g, safe, d), c));
-  store_raw(g, y, e, sel(g, inside, value, cbits(g, y->dt, 0), dtype_name(y->dt)));
-  loop_end(g);
-  loop_end(g);
+  values[0] = load_raw(g, table, add(g, mulc(g, sel(g, inside, id, zero, "i64"), d), c));
+  values[1] = inside;
+}
+
+static void gather_finish(gen *g, const task_io *io, const void *context, int i, const int *values) {
+  (void)context;
+  const tensor_ref *y = &io->out[0];
+  store_raw(g, y, i, sel(g, values[1], values[0], cbits(g, y->dt, 0), dtype_name(y->dt)));
+}
+
+static void gen_gather(gen *g, task_io *io) {
+  elementwise_tiles(g, io, NULL, io->out[0].elements, 2, gather_load, gather_finish);
 }
 
 /* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s. With few sources (at most
@@ -3444,12 +3525,12 @@ static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind k
   case LATCH_OP_TASK_RMSNORM: gen_rmsnorm(g, io, op); break;
   case LATCH_OP_TASK_SOFTMAX: gen_softmax(g, io); break;
   case LATCH_OP_TASK_CROSS_ENTROPY: gen_cross_entropy(g, io); break;
-  case LATCH_OP_TASK_EMBEDDING: gen_gather(g, &io->in[0], &io->in[1], &io->out[0]); break;
+  case LATCH_OP_TASK_EMBEDDING: gen_gather(g, io); break;
   case LATCH_OP_TASK_ROPE: gen_rope(g, &io->in[0], &io->out[0], latch_rope_theta(op), false); break;
   case LATCH_OP_TASK_ATTENTION: gen_attention(g, io, op); break;
   case LATCH_OP_TASK_TOPK: gen_topk(g, io, op); break;
   case LATCH_OP_TASK_BUCKET: gen_bucket(g, io); break;
-  case LATCH_OP_TASK_GATHER_ROWS: gen_gather(g, &io->in[0], &io->in[1], &io->out[0]); break;
+  case LATCH_OP_TASK_GATHER_ROWS: gen_gather(g, io); break;
   case LATCH_OP_TASK_SCATTER_ADD_ROWS: gen_scatter_add_rows(g, io); break;
   case LATCH_OP_TASK_RESHAPE: gen_reshape(g, io); break;
   case LATCH_OP_TASK_TRANSPOSE: gen_transpose(g, io, op); break;

@@ -6,9 +6,10 @@
 // stride of blockDim.x), fp32 arithmetic, bf16 loads extended and stores rounded to nearest even. One
 // program per op kind; each case checks the structure its template promises.
 
-// task.matmul (batched, b transposed, bf16 result): 128 x 128 output tiles over [batch * M, N] = [120, 16],
-// each thread walks the tile's 16384 elements with a stride of blockDim.x; bf16 inputs extend to f32, the
-// sum runs in f32 over k (b[batch, col, k] for transpose_b), the result rounds to bf16.
+// task.matmul (batched, b transposed, bf16 result) with M = 40, not a multiple of 128: the small-product
+// form, a thread per output element (k = 24 < 32) over the flat [3, 40, 16] output, 2048 elements per
+// tile (one tile); bf16 inputs extend to f32, the sum runs in f32 over increasing k (b[batch, col, k] for
+// transpose_b), the result rounds to bf16.
 // The tile body takes the tensors' base pointers as arguments (tasks at other places share it); the
 // task's own function computes them: program argument k at args[3 + k], the result at args[0] + its arena
 // offset.
@@ -20,10 +21,10 @@
 // CHECK: %[[NTID:.*]] = arith.extui %[[NTID32]] : i32 to i64
 // CHECK: %[[T:.*]] = arith.extui %[[TILE]] : i32 to i64
 // CHECK: scf.for %[[VT:.*]] = %[[T]] to %c1_i64 step %c1_i64 : i64 {
-// CHECK: scf.for %[[E:.*]] = %[[TID]] to %c16384_i64 step %[[NTID]] : i64 {
-// CHECK: arith.cmpi slt, %{{.*}}, %c16_i64 : i64
-// CHECK: arith.cmpi slt, %{{.*}}, %c120_i64 : i64
-// CHECK: scf.if
+// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c2048_i64 : i64
+// CHECK: %[[HI:.*]] = arith.minsi %{{.*}}, %c1920_i64 : i64
+// CHECK: %[[FIRST:.*]] = arith.addi %[[LO]], %[[TID]] : i64
+// CHECK: scf.for %[[E:.*]] = %[[FIRST]] to %[[HI]] step %[[NTID]] : i64 {
 // CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0_i64 to %c24_i64 step %c1_i64 iter_args(%[[ACC:.*]] = %cst) -> (f32) : i64 {
 // CHECK: %[[X:.*]] = arith.extf %{{.*}} : bf16 to f32
 // CHECK: %[[Y:.*]] = arith.extf %{{.*}} : bf16 to f32
@@ -31,7 +32,7 @@
 // CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[P]] : f32
 // CHECK: scf.yield %[[NEXT]] : f32
 // CHECK: %[[R:.*]] = arith.truncf %[[SUM]] : f32 to bf16
-// CHECK: %[[AT:.*]] = llvm.getelementptr %[[C]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// CHECK: %[[AT:.*]] = llvm.getelementptr %[[C]][%[[E]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
 // CHECK: llvm.store %[[R]], %[[AT]] : bf16, !llvm.ptr<1>
 // CHECK: func.func @task_0(%[[TILE0:.*]]: i32, %[[ARGS:.*]]: !llvm.ptr<1>)
 // CHECK: %[[BASE_WORD:.*]] = llvm.load %[[ARGS]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
@@ -49,6 +50,33 @@
 func.func @matmul(%a: tensor<3x40x24xbf16>, %b: tensor<3x16x24xbf16>) -> tensor<3x40x16xbf16> {
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = true} : (tensor<3x40x24xbf16>, tensor<3x16x24xbf16>) -> tensor<3x40x16xbf16>
   return %c : tensor<3x40x16xbf16>
+}
+
+// -----
+
+// The small-product form with k = 40 >= 32: a warp per output element, 64 elements per tile (the flat
+// [2, 5, 7] output, 70 elements, is two tiles); warp w takes elements w, w + 8, ...; lane l sums k = l, l + 32, ...
+// (stride 32), the butterfly combines the lanes (xor 16, 8, 4, 2, 1) and lane 0 stores.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
+// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c64_i64 : i64
+// CHECK: %[[HI:.*]] = arith.minsi %{{.*}}, %c70_i64 : i64
+// CHECK: %[[WARPS:.*]] = arith.divui %{{.*}}, %c32_i64 : i64
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i64 : i64
+// CHECK: %[[FIRST:.*]] = arith.addi %[[LO]], %[[WARP]] : i64
+// CHECK: scf.for %[[E:.*]] = %[[FIRST]] to %[[HI]] step %[[WARPS]] : i64 {
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i64 : i64
+// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %[[LANE]] to %c40_i64 step %c32_i64 iter_args(%{{.*}} = %cst) -> (f32) : i64 {
+// CHECK: gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
+// CHECK-COUNT-4: gpu.shuffle xor
+// CHECK: %[[IS_LANE0:.*]] = arith.cmpi eq, %[[LANE]], %c0_i64 : i64
+// CHECK: scf.if %[[IS_LANE0]] {
+// CHECK: llvm.getelementptr %{{.*}}[%[[E]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 2 : i64
+func.func @matmul_small_warp(%a: tensor<2x5x40xf32>, %b: tensor<2x40x7xf32>) -> tensor<2x5x7xf32> {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<2x5x40xf32>, tensor<2x40x7xf32>) -> tensor<2x5x7xf32>
+  return %c : tensor<2x5x7xf32>
 }
 
 // -----
@@ -125,7 +153,10 @@ func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends:
 // -----
 
 // task.map: the body becomes @map_body_0 (a scalar constant from above cloned in, gpu.yield -> return),
-// called once per element; two tiles of 8192 elements; the rank-0 input is element 0.
+// called once per element; two tiles of 8192 elements; the rank-0 input is element 0. The full tile
+// (elements 0..8191) runs groups of 8 elements per thread (2 inputs: unroll 8; the group's elements
+// base + tid + 256 u), all 16 loads of a group before its first store; the partial tile (8192..11999) one
+// element per thread iteration.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func private @map_body_0(%[[E:.*]]: f32, %[[F:.*]]: f32) -> (f32, bf16) {
 // CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
@@ -134,8 +165,26 @@ func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends:
 // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[Q]] : f32 to bf16
 // CHECK-NEXT: return %[[Q]], %[[T]] : f32, bf16
 // CHECK: func.func @task_body_0(
+// CHECK: %[[TID32:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[TID:.*]] = arith.extui %[[TID32]] : i32 to i64
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
 // CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c8192_i64 : i64
+// CHECK: %[[END:.*]] = arith.addi %[[LO]], %c8192_i64 : i64
+// CHECK: %[[FULL:.*]] = arith.cmpi sle, %[[END]], %c12000_i64 : i64
+// CHECK: scf.if %[[FULL]] {
+// CHECK: scf.for %[[Q:.*]] = %c0_i64 to %c8192_i64 step %c2048_i64 : i64 {
+// CHECK: %[[B0:.*]] = arith.addi %[[LO]], %[[Q]] : i64
+// CHECK: %[[BASE:.*]] = arith.addi %[[B0]], %[[TID]] : i64
+// CHECK: llvm.getelementptr %{{.*}}[%[[BASE]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK-COUNT-15: llvm.load
+// CHECK-NOT: llvm.store
+// CHECK: llvm.load
+// CHECK-NOT: llvm.load
+// CHECK: func.call @map_body_0
+// CHECK-COUNT-15: llvm.store
+// CHECK-NOT: llvm.load
+// CHECK: llvm.store
+// CHECK: } else {
 // CHECK: %[[HI0:.*]] = arith.addi %[[LO]], %c8192_i64 : i64
 // CHECK: %[[HI:.*]] = arith.minsi %[[HI0]], %c12000_i64 : i64
 // CHECK: %[[START:.*]] = arith.addi %[[LO]], %{{.*}} : i64
@@ -180,13 +229,13 @@ func.func @reduce(%x: tensor<6x10x4xbf16>) -> tensor<6x4xf32> {
 
 // -----
 
-// task.rmsnorm: 64 rows per tile (two tiles for 70 rows), a warp per row (lane l takes columns l, l +
+// task.rmsnorm: 8 rows per tile, one per warp (nine tiles for 70 rows), a warp per row (lane l takes columns l, l +
 // 32, ...; the butterfly sums the squares): rms = sqrt(sum(x^2) / D + eps), y = x / rms * w, rounded to
 // bf16.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
-// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c64_i64 : i64
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c9_i64 step %c9_i64 : i64 {
+// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c8_i64 : i64
 // CHECK: arith.minsi %{{.*}}, %c70_i64 : i64
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i64 {
 // CHECK: %[[SS:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) : i64 {
@@ -230,17 +279,17 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 
 // -----
 
-// task.cross_entropy: tiles of 64 rows (70 rows: 2); warp w takes the tile's rows w, w + 8, ...: the row's
+// task.cross_entropy: tiles of 8 rows (70 rows: 9); warp w takes the tile's row w: the row's
 // max and exp sum over its lanes (xor butterflies of shuffles, the same on every lane), the row losses added
 // in order; thread 0 adds the 8 warp sums in warp order into the tile's partial (@latch_task0_partials),
-// fences (release) and counts the tile in (@latch_task0_arrivals). The tile that arrives last (1 before it)
+// fences (release) and counts the tile in (@latch_task0_arrivals). The tile that arrives last (8 before it)
 // fences (acquire); its warp 0 adds the partials in index order (lanes striding them, then the butterfly),
 // stores the mean and resets the counter. The two scratch globals are zero-initialised in gpu.module.
 // The scratch globals reach the tile body as its last two arguments.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: %[[TID:.*]] = arith.extui %{{.*}} : i32 to i64
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c9_i64 step %c9_i64 : i64 {
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32_i64 : i64
 // CHECK: %[[PART:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32) : i64 {
 // CHECK: arith.maximumf
@@ -257,7 +306,7 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 // CHECK: nvvm.barrier0
 // CHECK: llvm.fence syncscope("device") release
 // CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[ARRIVALS]], %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
-// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[OLD]], %c1_i32 : i32
+// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[OLD]], %c8_i32 : i32
 // CHECK: nvvm.barrier0
 // CHECK: %[[FINISHING:.*]] = arith.cmpf one
 // CHECK-NEXT: scf.if %[[FINISHING]] {
@@ -275,8 +324,8 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 // CHECK: %[[P:.*]] = llvm.mlir.addressof @latch_task0_partials : !llvm.ptr<1>
 // CHECK: %[[A:.*]] = llvm.mlir.addressof @latch_task0_arrivals : !llvm.ptr<1>
 // CHECK: call @task_body_0(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[P]], %[[A]])
-// CHECK: llvm.mlir.global internal @latch_task0_partials() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<2 x f32>
-// CHECK-NEXT: llvm.mlir.zero : !llvm.array<2 x f32>
+// CHECK: llvm.mlir.global internal @latch_task0_partials() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<9 x f32>
+// CHECK-NEXT: llvm.mlir.zero : !llvm.array<9 x f32>
 // CHECK: llvm.mlir.global internal @latch_task0_arrivals() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<1 x i32>
 // CHECK-NEXT: llvm.mlir.zero : !llvm.array<1 x i32>
 // CHECK: sym_name = "cross_entropy"
@@ -578,7 +627,7 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 
 // -----
 
-// task.rmsnorm_grad: virtual tiles 0..9 are the 64-row tiles of dx, tiles 10..12 the dw tiles (one
+// task.rmsnorm_grad: virtual tiles 0..74 are the 8-row tiles of dx, tiles 75..77 the dw tiles (one
 // column tile x 3 chunks of 256 rows); dx and the inverse RMS take a warp per row (the butterfly sums
 // over lanes); the dw tile puts the chunk's inverse RMS in shared memory, four row groups per
 // column each sum their rows in order, the four group sums are added in group order into the chunk's part
@@ -586,14 +635,14 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // of the 3 fences (acquire), adds the parts in chunk order into dw and resets the counter.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(%{{.*}}: i32, {{(%[^:]*: !llvm.ptr<1>, )+}}%[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c13_i64 step %c13_i64 : i64 {
-// CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c10_i64 : i64
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c78_i64 step %c78_i64 : i64 {
+// CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c75_i64 : i64
 // CHECK: scf.if %[[ROWS]] {
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK: math.sqrt
 // CHECK: llvm.store
 // CHECK: } else {
-// CHECK: %[[DWT:.*]] = arith.subi %[[VT]], %c10_i64 : i64
+// CHECK: %[[DWT:.*]] = arith.subi %[[VT]], %c75_i64 : i64
 // CHECK: %[[CT:.*]] = arith.divui %[[DWT]], %c3_i64 : i64
 // CHECK: %[[CH:.*]] = arith.remui %[[DWT]], %c3_i64 : i64
 // CHECK: nvvm.barrier0
