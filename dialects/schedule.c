@@ -211,10 +211,11 @@ int64_t latch_task_tile_count(MlirOperation task) {
     else
       tiles = ceil_div(rows(out), 16); /* rows summed in shared memory (latch-lower-tasks SCATTER_ROWS) */
     break;
-  case LATCH_OP_TASK_BUCKET: /* one position of the counting sort (of ends or of order) per thread */
-    tiles = ceil_div(latch_type_element_count(out) +
-                         latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 1))), 256);
+  case LATCH_OP_TASK_BUCKET: { /* one position of the counting sort (of order, or also of ends) per thread */
+    int64_t groups = latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 1)));
+    tiles = ceil_div(latch_type_element_count(out) + (groups <= LATCH_BUCKET_BALLOT_GROUPS ? 0 : groups), 256);
     break;
+  }
   case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (64 columns, 256 rows) tiles of dw */
     tiles = ceil_div(rows(out), LATCH_WARP_ROW_TILE) + ceil_div(dim_from_end(out, 0), 64) * ceil_div(rows(out), 256);
     break;

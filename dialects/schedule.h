@@ -60,6 +60,10 @@ int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k);
 bool latch_matmul_is_small(int64_t batch, int64_t m);
 int64_t latch_small_product_outputs_per_tile(int64_t k);
 
+/* task.bucket with at most this many buckets counts them by warp ballots (one tile per 256 sort
+ * positions); with more, every position is computed alone (tiles of 256 of the G + N items). */
+#define LATCH_BUCKET_BALLOT_GROUPS 32
+
 /* Row-wise ops with a warp per row (rmsnorm, rmsnorm_grad's dx, cross_entropy and its gradient) take
  * tiles of this many rows: one row per warp, so that even 2048 rows fill the SMs. */
 #define LATCH_WARP_ROW_TILE 8

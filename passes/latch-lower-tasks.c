@@ -2057,20 +2057,30 @@ static void gen_gather(gen *g, task_io *io) {
 #define SCATTER_LIST (SCATTER_ROWS * SCATTER_PASS_COLUMNS) /* shared words: s of each match, then its row */
 #define SCATTER_COUNTS (SCATTER_LIST + 2 * CTA_THREADS)     /* the warps' match counts */
 _Static_assert(SCATTER_COUNTS + WARPS <= SHARED_FLOATS, "the scatter tile fits @latch_smem");
+/* The few-sources form: element i = (r, c) of y sums x[s, c] over the s with idx[s] = r, increasing s
+ * (the loads and the sum are the load phase; elementwise tiles). */
+static void scatter_few_load(gen *g, const task_io *io, const void *context, int i, int *values) {
+  (void)context;
+  const tensor_ref *x = &io->in[0], *idx = &io->in[1];
+  int64_t s_count = dim(x, 0), d = dim(x, 1);
+  int r = divc(g, i, d), c = remc(g, i, d);
+  int acc, total;
+  int s = loop1_begin(g, ci64(g, 0), ci64(g, s_count), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
+  int hit = cmpi(g, "eq", load_index(g, idx, s), r, "i64");
+  loop1_end(g, sel(g, hit, fadd(g, acc, load_f32(g, x, add(g, mulc(g, s, d), c))), acc, "f32"), "f32");
+  values[0] = total;
+}
+
+static void scatter_few_finish(gen *g, const task_io *io, const void *context, int i, const int *values) {
+  (void)context;
+  store_f32(g, &io->out[0], i, values[0]);
+}
+
 static void gen_scatter_add_rows(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *idx = &io->in[1], *y = &io->out[0];
   int64_t s_count = dim(x, 0), d = dim(x, 1), rows = dim(y, 0);
   if (s_count <= LATCH_SCATTER_ELEMENTWISE_SOURCES) {
-    int vt = tiles_begin(g, ceil_div(y->elements, ELEMENTWISE_TILE));
-    int e = span_begin(g, vt, ELEMENTWISE_TILE, y->elements);
-    int r = divc(g, e, d), c = remc(g, e, d);
-    int acc, total;
-    int s = loop1_begin(g, ci64(g, 0), ci64(g, s_count), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
-    int hit = cmpi(g, "eq", load_index(g, idx, s), r, "i64");
-    loop1_end(g, sel(g, hit, fadd(g, acc, load_f32(g, x, add(g, mulc(g, s, d), c))), acc, "f32"), "f32");
-    store_f32(g, y, e, total);
-    loop_end(g);
-    loop_end(g);
+    elementwise_tiles(g, io, NULL, y->elements, 1, scatter_few_load, scatter_few_finish);
     return;
   }
   int64_t width = d < SCATTER_PASS_COLUMNS ? d : SCATTER_PASS_COLUMNS;
@@ -3259,13 +3269,108 @@ static void gen_topk(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
-/* ends[g] = #{s : ids[s] <= g}; order[#{s' : ids[s'] < ids[s]} + #{s' < s : ids[s'] = ids[s]}] = s (a
- * stable counting sort, every position computed independently by one thread): the G + N items in virtual
- * tiles of 256, so the sort spreads over the SMs. */
+/* ends[g] = #{s : ids[s] <= g}; order[#{s' : ids[s'] < ids[s]} + #{s' < s : ids[s'] = ids[s]}] = s: a
+ * stable counting sort. Two forms, both exact (integer counts) and with the same result:
+ *
+ * - G <= LATCH_BUCKET_BALLOT_GROUPS (bucket_by_ballot): tile vt owns the sort positions of s in
+ *   [p0, p0 + 256). Every tile counts, over all N ids (256 at a time, coalesced), per bucket b how many
+ *   ids equal b (total) and how many of those come before p0 (before): each warp's ballot of "id = b" for
+ *   every b, its population count kept by lane b; the warps' counts meet in shared memory. Thread t then
+ *   places s = p0 + t at sum over b < id of total[b], plus before[id], plus the ids equal to its own among
+ *   the tile's earlier ones (shared memory). Tile 0 writes ends. O(N) per tile, O(N^2 / 256) in all.
+ *   Ids are clamped into [0, G) (an id outside is an error of the program; clamped, no write leaves
+ *   order).
+ * - otherwise every position is computed by one thread from all N ids (O(N) each): the G + N items in
+ *   virtual tiles of 256. */
 #define BUCKET_TILE 256
+#define BUCKET_BEFORE (WARPS * LATCH_BUCKET_BALLOT_GROUPS) /* shared i32 words: total per warp, before, ids */
+#define BUCKET_IDS (2 * BUCKET_BEFORE)
+_Static_assert(BUCKET_IDS + BUCKET_TILE <= SHARED_FLOATS, "the bucket tile fits @latch_smem");
+_Static_assert(BUCKET_TILE == CTA_THREADS, "a bucket tile is one position per thread");
+
+static int clamped_bucket(gen *g, const tensor_ref *ids, int s, int64_t groups) {
+  return mini(g, maxi(g, load_index(g, ids, s), ci64(g, 0)), ci64(g, groups - 1));
+}
+
+static int ballot_count(gen *g, int predicate) {
+  int mask = fresh(g), count = fresh(g);
+  ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), predicate);
+  ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", count, mask);
+  return count;
+}
+
+/* The sum over the warps of shared i32 word base + w G + b (b an i64 value), as i64. */
+static int warps_sum(gen *g, int64_t base, int64_t groups, int b) {
+  int sum = ci64(g, 0);
+  for (int w = 0; w < WARPS; ++w)
+    sum = add(g, sum, cast(g, "arith.extsi", shared_load_as(g, add(g, ci64(g, base + w * groups), b), "i32"), "i32", "i64"));
+  return sum;
+}
+
+static void bucket_by_ballot(gen *g, const tensor_ref *ids, const tensor_ref *order, const tensor_ref *ends) {
+  int64_t n = ids->elements, groups = ends->elements;
+  int zero = ci64(g, 0), lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32);
+  int vt = tiles_begin(g, ceil_div(n, BUCKET_TILE));
+  int p0 = mulc(g, vt, BUCKET_TILE);
+  sync_threads(g); /* the previous tile's shared words are used up */
+  {
+    int carried[2] = {ci32(g, 0), ci32(g, 0)}, args[2], counts[2];
+    const char *types[2] = {"i32", "i32"};
+    int c = for_begin(g, zero, ci64(g, n), ci64(g, CTA_THREADS), 2, carried, types, args, counts);
+    int s = add(g, c, g->tid);
+    int inside = cmpi(g, "slt", s, ci64(g, n), "i64");
+    int id = sel(g, inside, clamped_bucket(g, ids, mini(g, s, ci64(g, n - 1)), groups), ci64(g, -1), "i64");
+    int early = cmpi(g, "slt", s, p0, "i64");
+    int next[2] = {args[0], args[1]};
+    for (int64_t b = 0; b < groups; ++b) {
+      int equal = cmpi(g, "eq", id, ci64(g, b), "i64");
+      int mine = cmpi(g, "eq", lane, ci64(g, b), "i64");
+      next[0] = op2(g, "arith.addi", next[0], sel(g, mine, ballot_count(g, equal), ci32(g, 0), "i32"), "i32");
+      next[1] = op2(g, "arith.addi", next[1],
+                    sel(g, mine, ballot_count(g, op2(g, "arith.andi", equal, early, "i1")), ci32(g, 0), "i32"), "i32");
+    }
+    for_end(g, 2, next, types);
+    when_begin(g, cmpi(g, "slt", lane, ci64(g, groups), "i64"));
+    int word = add(g, mulc(g, warp, groups), lane);
+    shared_store_as(g, word, counts[0], "i32");
+    shared_store_as(g, addc(g, word, BUCKET_BEFORE), counts[1], "i32");
+    when_end(g);
+  }
+  int s = add(g, p0, g->tid);
+  int mine = cmpi(g, "slt", s, ci64(g, n), "i64");
+  int id = sel(g, mine, clamped_bucket(g, ids, mini(g, s, ci64(g, n - 1)), groups), ci64(g, -1), "i64");
+  shared_store_as(g, addc(g, g->tid, BUCKET_IDS), cast(g, "arith.trunci", id, "i64", "i32"), "i32");
+  sync_threads(g);
+  when_begin(g, mine);
+  {
+    int rank = warps_sum(g, BUCKET_BEFORE, groups, id);
+    for (int64_t b = 0; b < groups; ++b)
+      rank = add(g, rank, sel(g, cmpi(g, "slt", ci64(g, b), id, "i64"), warps_sum(g, 0, groups, ci64(g, b)), zero, "i64"));
+    int acc, within;
+    int t = loop1_begin(g, zero, g->tid, ci64(g, 1), zero, "i64", &acc, &within);
+    int other = cast(g, "arith.extsi", shared_load_as(g, addc(g, t, BUCKET_IDS), "i32"), "i32", "i64");
+    loop1_end(g, add(g, acc, cast(g, "arith.extui", cmpi(g, "eq", other, id, "i64"), "i1", "i64")), "i64");
+    store_raw(g, order, add(g, rank, within), cast(g, "arith.trunci", s, "i64", "i32"));
+  }
+  when_end(g);
+  when_begin(g, op2(g, "arith.andi", cmpi(g, "eq", vt, zero, "i64"), cmpi(g, "slt", g->tid, ci64(g, groups), "i64"), "i1"));
+  {
+    int acc, end;
+    int b = loop1_begin(g, zero, addc(g, g->tid, 1), ci64(g, 1), zero, "i64", &acc, &end);
+    loop1_end(g, add(g, acc, warps_sum(g, 0, groups, b)), "i64");
+    store_raw(g, ends, g->tid, cast(g, "arith.trunci", end, "i64", "i32"));
+  }
+  when_end(g);
+  loop_end(g);
+}
+
 static void gen_bucket(gen *g, task_io *io) {
   const tensor_ref *ids = &io->in[0], *order = &io->out[0], *ends = &io->out[1];
   int64_t n = ids->elements, groups = ends->elements;
+  if (groups <= LATCH_BUCKET_BALLOT_GROUPS) {
+    bucket_by_ballot(g, ids, order, ends);
+    return;
+  }
   int vt = tiles_begin(g, ceil_div(groups + n, BUCKET_TILE));
   int w = span_begin(g, vt, BUCKET_TILE, groups + n);
   int group_count = ci64(g, groups);

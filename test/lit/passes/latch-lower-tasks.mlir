@@ -436,26 +436,57 @@ func.func @topk(%x: tensor<10x7xf32>) -> (tensor<10x3xf32>, tensor<10x3xi32>) {
 
 // -----
 
-// task.bucket: items 0..G-1 count ends[g], the others place one id each (a stable counting sort, no
-// scratch memory, no atomics), in virtual tiles of 256 items.
+// task.bucket with G = 4 <= 32 buckets (the ballot form): one tile per 256 sort positions (18 ids: one
+// tile). The tile counts, over all ids 256 at a time, each bucket's ids and those before the tile (two
+// warp ballots per bucket, kept by lane b), stores the warps' counts and its own ids in shared memory,
+// then each thread places its id (the sums of the earlier buckets, the ids before the tile, the tile's
+// earlier equal ids) and tile 0 writes ends. No scratch memory, no atomics.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c1_i64 step %c1_i64 : i64 {
+// CHECK: %[[P0:.*]] = arith.muli %[[VT]], %c256_i64 : i64
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: %[[COUNTS:.*]]:2 = scf.for %{{.*}} = %c0_i64 to %c18_i64 step %c256_i64 iter_args(%{{.*}} = %c0_i32, %{{.*}} = %c0_i32) -> (i32, i32) : i64 {
+// CHECK-COUNT-8: nvvm.vote.sync ballot
+// CHECK: scf.yield
+// CHECK: llvm.store %[[COUNTS]]#0, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: llvm.store %[[COUNTS]]#1, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: scf.if
+// CHECK: scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: %[[TILE0:.*]] = arith.cmpi eq, %[[VT]], %c0_i64 : i64
+// CHECK: scf.if
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: sym_name = "bucket"
+func.func @bucket(%ids: tensor<9x2xi32>) -> (tensor<18xi32>, tensor<4xi32>) {
+  %order, %ends = "task.bucket"(%ids) {buckets = 4 : i64} : (tensor<9x2xi32>) -> (tensor<18xi32>, tensor<4xi32>)
+  return %order, %ends : tensor<18xi32>, tensor<4xi32>
+}
+
+// -----
+
+// task.bucket with G = 40 > 32 buckets: items 0..G-1 count ends[g], the others place one id each (each
+// from all N ids), in virtual tiles of 256 items.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c1_i64 step %c1_i64 : i64 {
 // CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c256_i64 : i64
 // CHECK: %[[HI0:.*]] = arith.addi %[[LO]], %c256_i64 : i64
-// CHECK: %[[HI:.*]] = arith.minsi %[[HI0]], %c22_i64 : i64
+// CHECK: %[[HI:.*]] = arith.minsi %[[HI0]], %c58_i64 : i64
 // CHECK: scf.for %[[W:.*]] = %{{.*}} to %[[HI]] step %{{.*}} : i64 {
-// CHECK: %[[ENDS:.*]] = arith.cmpi slt, %[[W]], %c4_i64 : i64
+// CHECK: %[[ENDS:.*]] = arith.cmpi slt, %[[W]], %c40_i64 : i64
 // CHECK: scf.if %[[ENDS]] {
 // CHECK: %[[COUNT:.*]] = scf.for %{{.*}} = %c0_i64 to %c18_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i32) -> (i32) : i64 {
 // CHECK: llvm.store %[[COUNT]], %{{.*}} : i32, !llvm.ptr<1>
 // CHECK: } else {
 // CHECK: scf.for %{{.*}} = %c0_i64 to %c18_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
-// CHECK: sym_name = "bucket"
-func.func @bucket(%ids: tensor<9x2xi32>) -> (tensor<18xi32>, tensor<4xi32>) {
-  %order, %ends = "task.bucket"(%ids) {buckets = 4 : i64} : (tensor<9x2xi32>) -> (tensor<18xi32>, tensor<4xi32>)
-  return %order, %ends : tensor<18xi32>, tensor<4xi32>
+// CHECK: sym_name = "bucket_many"
+func.func @bucket_many(%ids: tensor<9x2xi32>) -> (tensor<18xi32>, tensor<40xi32>) {
+  %order, %ends = "task.bucket"(%ids) {buckets = 40 : i64} : (tensor<9x2xi32>) -> (tensor<18xi32>, tensor<40xi32>)
+  return %order, %ends : tensor<18xi32>, tensor<40xi32>
 }
 
 // -----
