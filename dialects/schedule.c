@@ -153,8 +153,8 @@ int64_t latch_small_product_outputs_per_tile(int64_t k) {
  * warp-per-row ops, 64 rows for the other row-wise ops, 8192 elements for
  * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
  * attention and the split gradient's statistics (the products: those query-row tiles, then as many
- * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad, 16 rows of a
- * scatter_add_rows with many sources, 256 sort positions
+ * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad,
+ * LATCH_SCATTER_TILE_ROWS rows of a scatter_add_rows with many sources, 256 sort positions
  * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles of 64 columns x 256 rows; at least 1, at most
  * 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
@@ -209,7 +209,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     if (rows(mlirValueGetType(mlirOperationGetOperand(task, 0))) <= LATCH_SCATTER_ELEMENTWISE_SOURCES)
       tiles = ceil_div(latch_type_element_count(out), 8192);
     else
-      tiles = ceil_div(rows(out), 16); /* rows summed in shared memory (latch-lower-tasks SCATTER_ROWS) */
+      tiles = ceil_div(rows(out), LATCH_SCATTER_TILE_ROWS);
     break;
   case LATCH_OP_TASK_BUCKET: { /* one position of the counting sort (of order, or also of ends) per thread */
     int64_t groups = latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 1)));

@@ -41,8 +41,10 @@ long latch_schedule_index_of(const latch_schedule *schedule, MlirOperation op);
 int latch_module_find_program(MlirOperation module, MlirOperation *out_program, MlirOperation *out_gpu_module);
 
 /* task.scatter_add_rows with at most this many source rows is lowered one output element per thread
- * (tiles of 8192 elements); with more, 16 output rows per tile are summed in shared memory. */
+ * (tiles of 8192 elements); with more, LATCH_SCATTER_TILE_ROWS output rows per tile. */
 #define LATCH_SCATTER_ELEMENTWISE_SOURCES 32
+/* With more, a tile owns this many rows of y (latch-lower-tasks: it reads the indices once). */
+#define LATCH_SCATTER_TILE_ROWS 64
 
 /* A task.matmul with fewer than LATCH_SPLIT_TILES output tiles of 128 x 128 splits its k range into
  * slices (each at least LATCH_SPLIT_MIN_DEPTH deep) until it has about that many tiles; the slices'

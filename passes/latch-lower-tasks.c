@@ -2044,19 +2044,87 @@ static void gen_gather(gen *g, task_io *io) {
 }
 
 /* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s. With few sources (at most
- * LATCH_SCATTER_ELEMENTWISE_SOURCES) one y element per thread iteration tests them all (tiles of 8192
- * elements). Otherwise a tile owns SCATTER_ROWS rows of y, summed in shared memory (a pass of
- * SCATTER_PASS_COLUMNS columns at a time): the CTA reads the indices 256 at a time, the warps' ballots
- * and their counts give the chunk's matches in increasing s as a list in shared memory, and then every
- * thread adds row s of x to the match's row for its columns (tid, tid + 256, ...), match after match. So
- * each source row is read once by the tile that owns its row, a tile reads the S indices once per pass
- * (S R / SCATTER_ROWS index reads in all, not S R), and each sum still runs in increasing s: the bits are
- * those of the definition's order. */
-#define SCATTER_ROWS 16
-#define SCATTER_PASS_COLUMNS 512
-#define SCATTER_LIST (SCATTER_ROWS * SCATTER_PASS_COLUMNS) /* shared words: s of each match, then its row */
-#define SCATTER_COUNTS (SCATTER_LIST + 2 * CTA_THREADS)     /* the warps' match counts */
+ * LATCH_SCATTER_ELEMENTWISE_SOURCES) one y element per thread iteration tests them all (elementwise tiles).
+ * Otherwise a tile owns LATCH_SCATTER_TILE_ROWS rows of y and reads the S indices once, 256 at a time:
+ * the warps' ballots and their counts append the chunk's matches (s, local row) in increasing s to a
+ * list in shared memory. When the list is nearly full, and after the last chunk, it is flushed: warp w
+ * takes the tile's rows w, w + 8, ...; for each pass of SCATTER_LANE_COLUMNS columns per lane (lane l
+ * owns columns l, l + 32, ...) it scans the list 32 entries at a time, and for each match of its row
+ * (ballot, then the set bits in increasing lane order) adds row s of x into registers; the row is then
+ * stored (the first flush starts from zero, a later one from what the first stored). So a tile reads the
+ * S indices once (S R / LATCH_SCATTER_TILE_ROWS index reads in all), each source row is read once by the
+ * tile that owns its row, and every sum runs in increasing s: the bits of the definition's order. */
+#define SCATTER_LANE_COLUMNS 8
+#define SCATTER_LIST 4096                          /* shared words: s of each match, then its local row */
+#define SCATTER_COUNTS (2 * SCATTER_LIST)          /* the warps' match counts */
 _Static_assert(SCATTER_COUNTS + WARPS <= SHARED_FLOATS, "the scatter tile fits @latch_smem");
+
+/* The scatter's list flush (see gen_scatter_add_rows): `length` list entries, rows [r0, r0 + TILE_ROWS). */
+static void scatter_flush(gen *g, const tensor_ref *x, const tensor_ref *y, int r0, int length, int first) {
+  int64_t d = dim(x, 1), rows = dim(y, 0);
+  int zero = ci64(g, 0), lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32);
+  const char *f32s[SCATTER_LANE_COLUMNS + 1], *with_mask[SCATTER_LANE_COLUMNS + 1];
+  for (int v = 0; v <= SCATTER_LANE_COLUMNS; ++v) {
+    f32s[v] = "f32";
+    with_mask[v] = v == 0 ? "i32" : "f32";
+  }
+  int local = loop_begin(g, warp, ci64(g, LATCH_SCATTER_TILE_ROWS), ci64(g, WARPS));
+  int row = add(g, r0, local);
+  when_begin(g, cmpi(g, "slt", row, ci64(g, rows), "i64"));
+  int pass = loop_begin(g, zero, ci64(g, d), ci64(g, 32 * SCATTER_LANE_COLUMNS));
+  int column[SCATTER_LANE_COLUMNS], inside[SCATTER_LANE_COLUMNS], init[SCATTER_LANE_COLUMNS];
+  for (int v = 0; v < SCATTER_LANE_COLUMNS; ++v) {
+    column[v] = add(g, pass, addc(g, lane, 32 * v));
+    inside[v] = cmpi(g, "slt", column[v], ci64(g, d), "i64");
+    /* what an earlier flush stored (this lane's own store), else zero */
+    int earlier = load_f32_if(g, y, op2(g, "arith.andi", inside[v], not1(g, first), "i1"),
+                              add(g, mulc(g, row, d), mini(g, column[v], ci64(g, d - 1))));
+    init[v] = earlier;
+  }
+  int args[SCATTER_LANE_COLUMNS], sums[SCATTER_LANE_COLUMNS];
+  int j = for_begin(g, zero, length, ci64(g, 32), SCATTER_LANE_COLUMNS, init, f32s, args, sums);
+  {
+    int e = add(g, j, lane);
+    int present = cmpi(g, "slt", e, length, "i64");
+    int safe = mini(g, e, ci64(g, SCATTER_LIST - 1));
+    int entry_row = cast(g, "arith.extsi", shared_load_as(g, addc(g, safe, SCATTER_LIST), "i32"), "i32", "i64");
+    int source = shared_load_as(g, safe, "i32");
+    int hit = op2(g, "arith.andi", present, cmpi(g, "eq", entry_row, local, "i64"), "i1");
+    int mask = fresh(g), matches = fresh(g);
+    ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), hit);
+    ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", matches, mask);
+    int carried[SCATTER_LANE_COLUMNS + 1], inner[SCATTER_LANE_COLUMNS + 1], after[SCATTER_LANE_COLUMNS + 1];
+    carried[0] = mask;
+    for (int v = 0; v < SCATTER_LANE_COLUMNS; ++v)
+      carried[v + 1] = args[v];
+    for_begin(g, zero, cast(g, "arith.extui", matches, "i32", "i64"), ci64(g, 1), SCATTER_LANE_COLUMNS + 1, carried,
+              with_mask, inner, after);
+    {
+      int bit = fresh(g), s_bits = fresh(g), valid = fresh(g);
+      ln(g, "%%v%d = \"llvm.intr.cttz\"(%%v%d) <{is_zero_poison = false}> : (i32) -> i32", bit, inner[0]);
+      ln(g, "%%v%d, %%v%d = gpu.shuffle idx %%v%d, %%v%d, %%v%d : i32", s_bits, valid, source, bit, ci32(g, 32));
+      int base = mulc(g, cast(g, "arith.extui", s_bits, "i32", "i64"), d);
+      int next[SCATTER_LANE_COLUMNS + 1];
+      next[0] = op2(g, "arith.andi", inner[0], op2(g, "arith.subi", inner[0], ci32(g, 1), "i32"), "i32");
+      int loaded[SCATTER_LANE_COLUMNS];
+      for (int v = 0; v < SCATTER_LANE_COLUMNS; ++v)
+        loaded[v] = load_f32_if(g, x, inside[v], add(g, base, mini(g, column[v], ci64(g, d - 1))));
+      for (int v = 0; v < SCATTER_LANE_COLUMNS; ++v)
+        next[v + 1] = fadd(g, inner[v + 1], loaded[v]);
+      for_end(g, SCATTER_LANE_COLUMNS + 1, next, with_mask);
+    }
+    for_end(g, SCATTER_LANE_COLUMNS, after + 1, f32s);
+  }
+  for (int v = 0; v < SCATTER_LANE_COLUMNS; ++v) {
+    when_begin(g, inside[v]);
+    store_f32(g, y, add(g, mulc(g, row, d), column[v]), sums[v]);
+    when_end(g);
+  }
+  loop_end(g);
+  when_end(g);
+  loop_end(g);
+}
+
 /* The few-sources form: element i = (r, c) of y sums x[s, c] over the s with idx[s] = r, increasing s
  * (the loads and the sum are the load phase; elementwise tiles). */
 static void scatter_few_load(gen *g, const task_io *io, const void *context, int i, int *values) {
@@ -2078,30 +2146,26 @@ static void scatter_few_finish(gen *g, const task_io *io, const void *context, i
 
 static void gen_scatter_add_rows(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *idx = &io->in[1], *y = &io->out[0];
-  int64_t s_count = dim(x, 0), d = dim(x, 1), rows = dim(y, 0);
+  int64_t s_count = dim(x, 0), rows = dim(y, 0);
   if (s_count <= LATCH_SCATTER_ELEMENTWISE_SOURCES) {
     elementwise_tiles(g, io, NULL, y->elements, 1, scatter_few_load, scatter_few_finish);
     return;
   }
-  int64_t width = d < SCATTER_PASS_COLUMNS ? d : SCATTER_PASS_COLUMNS;
-  int zero = ci64(g, 0), one = ci64(g, 1);
+  int zero = ci64(g, 0);
   int lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32);
-  int vt = tiles_begin(g, ceil_div(rows, SCATTER_ROWS));
-  int r0 = mulc(g, vt, SCATTER_ROWS);
-  int pass = loop_begin(g, zero, ci64(g, d), ci64(g, SCATTER_PASS_COLUMNS));
-  sync_threads(g);
+  int vt = tiles_begin(g, ceil_div(rows, LATCH_SCATTER_TILE_ROWS));
+  int r0 = mulc(g, vt, LATCH_SCATTER_TILE_ROWS);
+  const char *i64s[2] = {"i64", "i64"};
+  int start[2] = {zero, ci64(g, 1)}, state[2], final_state[2]; /* list length, first flush still to come */
+  int s0 = for_begin(g, zero, ci64(g, s_count), ci64(g, CTA_THREADS), 2, start, i64s, state, final_state);
   {
-    int e = threads_begin(g, zero, ci64(g, SCATTER_ROWS * width));
-    shared_store(g, e, cf32(g, 0.0));
-    loop_end(g);
-  }
-  int s0 = loop_begin(g, zero, ci64(g, s_count), ci64(g, CTA_THREADS));
-  {
+    int length = state[0], first = cmpi(g, "ne", state[1], zero, "i64");
     int s = add(g, s0, g->tid);
     int safe = mini(g, s, ci64(g, s_count - 1));
     int local = sub(g, load_index(g, idx, safe), r0);
     int hit = op2(g, "arith.andi", cmpi(g, "slt", s, ci64(g, s_count), "i64"),
-                  op2(g, "arith.andi", cmpi(g, "sge", local, zero, "i64"), cmpi(g, "slt", local, ci64(g, SCATTER_ROWS), "i64"), "i1"), "i1");
+                  op2(g, "arith.andi", cmpi(g, "sge", local, zero, "i64"),
+                      cmpi(g, "slt", local, ci64(g, LATCH_SCATTER_TILE_ROWS), "i64"), "i1"), "i1");
     int mask = fresh(g);
     ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), hit);
     int count = fresh(g), before = fresh(g);
@@ -2109,13 +2173,13 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
     int below = op2(g, "arith.subi", op2(g, "arith.shli", ci32(g, 1), cast(g, "arith.trunci", lane, "i64", "i32"), "i32"),
                     ci32(g, 1), "i32");
     ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", before, op2(g, "arith.andi", mask, below, "i32"));
-    sync_threads(g); /* the previous chunk's list is used up */
+    sync_threads(g); /* the previous chunk's counts are read */
     when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
     shared_store_as(g, addc(g, warp, SCATTER_COUNTS), count, "i32");
     when_end(g);
     sync_threads(g);
-    /* the match's place: the matches of the warps before, then of the lanes before */
-    int offset = zero, total = zero;
+    /* the match's place: after the list so far, the matches of the warps before, then of the lanes before */
+    int offset = length, total = zero;
     for (int w = 0; w < WARPS; ++w) {
       int n = cast(g, "arith.extui", shared_load_as(g, ci64(g, SCATTER_COUNTS + w), "i32"), "i32", "i64");
       offset = add(g, offset, sel(g, cmpi(g, "slt", ci64(g, w), warp, "i64"), n, zero, "i64"));
@@ -2123,35 +2187,23 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
     }
     when_begin(g, hit);
     int place = add(g, offset, cast(g, "arith.extui", before, "i32", "i64"));
-    shared_store_as(g, addc(g, place, SCATTER_LIST), cast(g, "arith.trunci", s, "i64", "i32"), "i32");
-    shared_store_as(g, addc(g, place, SCATTER_LIST + CTA_THREADS), cast(g, "arith.trunci", local, "i64", "i32"), "i32");
+    shared_store_as(g, place, cast(g, "arith.trunci", s, "i64", "i32"), "i32");
+    shared_store_as(g, addc(g, place, SCATTER_LIST), cast(g, "arith.trunci", local, "i64", "i32"), "i32");
     when_end(g);
     sync_threads(g);
-    int m = loop_begin(g, zero, total, one);
-    {
-      int source = cast(g, "arith.extui", shared_load_as(g, addc(g, m, SCATTER_LIST), "i32"), "i32", "i64");
-      int row = cast(g, "arith.extui", shared_load_as(g, addc(g, m, SCATTER_LIST + CTA_THREADS), "i32"), "i32", "i64");
-      int c = threads_begin(g, zero, ci64(g, width));
-      int column = add(g, pass, c);
-      when_begin(g, cmpi(g, "slt", column, ci64(g, d), "i64"));
-      int at = add(g, mulc(g, row, width), c);
-      shared_store(g, at, fadd(g, shared_load(g, at), load_f32(g, x, add(g, mulc(g, source, d), column))));
-      when_end(g);
-      loop_end(g);
-    }
-    loop_end(g);
+    int grown = add(g, length, total);
+    int last = cmpi(g, "sge", addc(g, s0, CTA_THREADS), ci64(g, s_count), "i64");
+    int full = cmpi(g, "sgt", addc(g, grown, CTA_THREADS), ci64(g, SCATTER_LIST), "i64");
+    int next[2];
+    if_begin(g, op2(g, "arith.ori", last, full, "i1"), 2, i64s, next);
+    scatter_flush(g, x, y, r0, grown, first);
+    sync_threads(g); /* the list is read before the next chunk refills it */
+    int flushed[2] = {zero, zero};
+    if_else(g, 2, flushed, i64s);
+    int kept[2] = {grown, state[1]};
+    if_end(g, 2, kept, i64s);
+    for_end(g, 2, next, i64s);
   }
-  loop_end(g);
-  sync_threads(g);
-  {
-    int e = threads_begin(g, zero, ci64(g, SCATTER_ROWS * width));
-    int row = add(g, r0, divc(g, e, width)), column = add(g, pass, remc(g, e, width));
-    when_begin(g, op2(g, "arith.andi", cmpi(g, "slt", row, ci64(g, rows), "i64"), cmpi(g, "slt", column, ci64(g, d), "i64"), "i1"));
-    store_f32(g, y, add(g, mulc(g, row, d), column), shared_load(g, e));
-    when_end(g);
-    loop_end(g);
-  }
-  loop_end(g);
   loop_end(g);
 }
 

@@ -520,16 +520,18 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 
 // -----
 
-// task.scatter_add_rows with many sources (100): a tile of 16 y rows summed in shared memory (7 rows: one
-// tile, zeroed first); the CTA tests 256 indices at a time against its rows, each warp's ballot and match
-// count (ctpop) go to shared memory, each match writes its s and row at its place (the matches of earlier
-// warps, then of earlier lanes: increasing s), and every thread adds x[s] to the match's row for its
-// columns, match after match; then the rows go to y.
+// task.scatter_add_rows with many sources (100): a tile of 64 y rows (7 rows: one tile) reads the indices
+// 256 at a time (the list length and "first flush to come" carried); each warp's ballot and match count
+// (ctpop) go to shared memory, each match writes its s and local row at its place (after the list so far,
+// the matches of earlier warps, then of earlier lanes: increasing s). After the last chunk (or when the
+// list is nearly full) the list is flushed: warp w takes rows w, w + 8, ..., starting from zero (first
+// flush) or from y, scans the list 32 entries at a time (ballot of its row), and for each match in lane
+// order (cttz of the mask, the s shuffled from that lane) adds x[s] for its 8 columns per lane; then
+// stores the row.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: llvm.store %cst{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c256_i64 : i64 {
-// CHECK: arith.cmpi slt, %{{.*}}, %c16_i64 : i64
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c256_i64 iter_args(%[[LEN:.*]] = %c0_i64, %[[FIRST:.*]] = %c1_i64) -> (i64, i64) : i64 {
+// CHECK: arith.cmpi slt, %{{.*}}, %c64_i64 : i64
 // CHECK: %[[MASK:.*]] = nvvm.vote.sync ballot %c-1_i32, %{{.*}} -> i32
 // CHECK: llvm.intr.ctpop(%[[MASK]]) : (i32) -> i32
 // CHECK: nvvm.barrier0
@@ -539,12 +541,18 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK: scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c1_i64 : i64 {
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
-// CHECK: arith.addf
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: %{{.*}}:2 = scf.if %{{.*}} -> (i64, i64) {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64_i64 step %c8_i64 : i64 {
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c40_i64 step %c256_i64 : i64 {
+// CHECK: %[[SUMS:.*]]:8 = scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c32_i64 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) : i64 {
+// CHECK: %[[ROWS:.*]] = nvvm.vote.sync ballot %c-1_i32, %{{.*}} -> i32
+// CHECK: scf.for {{.*}} -> (i32, f32, f32, f32, f32, f32, f32, f32, f32) : i64 {
+// CHECK: "llvm.intr.cttz"
+// CHECK: gpu.shuffle idx
+// CHECK-COUNT-8: arith.addf
+// CHECK: llvm.store %[[SUMS]]#0, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: nvvm.barrier0
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: } else {
 // CHECK: sym_name = "scatter_add_rows_scan"
 func.func @scatter_add_rows_scan(%x: tensor<100x40xf32>, %idx: tensor<100xi32>) -> tensor<7x40xf32> {
   %y = "task.scatter_add_rows"(%x, %idx) {rows = 7 : i64} : (tensor<100x40xf32>, tensor<100xi32>) -> tensor<7x40xf32>
