@@ -1738,17 +1738,69 @@ static int warp_rows_begin(gen *g, int64_t rows) {
   return warp_span_begin(g, tiles_begin(g, ceil_div(rows, LATCH_WARP_ROW_TILE)), LATCH_WARP_ROW_TILE, rows);
 }
 
-/* max over c < n of x[base + c] (NaN-propagating) and sum of exp(x - max), lanes striding the row; the
- * same on every lane. */
+/* A lane's softmax state (max m, sum s of exp(x - m)) after taking in more elements: max `top`, the old
+ * sum rescaled plus `added` (already relative to top). Zero while everything seen is -inf (exp(-inf -
+ * -inf) would be NaN); a NaN stays NaN. */
+static int softmax_rescaled(gen *g, int m, int s, int top, int added) {
+  int empty = cmpf(g, "oeq", top, cf32(g, -INFINITY), "f32");
+  return sel(g, empty, cf32(g, 0.0), fadd(g, fmul(g, s, fexp(g, fsub(g, m, top))), added), "f32");
+}
+
+/* Columns per lane per step of the row loops below: their loads are issued together. */
+#define SOFTMAX_GROUP 8
+
+/* max over c < n of x[base + c] (NaN-propagating) and sum of exp(x - max), over a warp in one pass: lane l
+ * takes columns l, l + 32, ..., SOFTMAX_GROUP at a time (the group's max, then the running sum rescaled
+ * once), the tail one column at a time; the lanes' states then merge by the xor butterfly (each pair
+ * computes the same commutative sum: the same bits on every lane). */
 static void warp_row_softmax_statistics(gen *g, const tensor_ref *x, int base, int64_t n, int *out_max,
                                         int *out_sum) {
-  int lane = remc(g, g->tid, 32), acc, part;
-  int c = loop1_begin(g, lane, ci64(g, n), ci64(g, 32), cf32(g, -INFINITY), "f32", &acc, &part);
-  loop1_end(g, op2(g, "arith.maximumf", acc, load_f32(g, x, add(g, base, c)), "f32"), "f32");
-  *out_max = warp_combine(g, "arith.maximumf", part);
-  int c2 = loop1_begin(g, lane, ci64(g, n), ci64(g, 32), cf32(g, 0.0), "f32", &acc, &part);
-  loop1_end(g, fadd(g, acc, fexp(g, fsub(g, load_f32(g, x, add(g, base, c2)), *out_max))), "f32");
-  *out_sum = warp_combine(g, "arith.addf", part);
+  int lane = remc(g, g->tid, 32);
+  const char *types[2] = {"f32", "f32"};
+  int state[2] = {cf32(g, -INFINITY), cf32(g, 0.0)}, init[2], args[2], next[2];
+  int64_t step = 32 * SOFTMAX_GROUP, whole = n / step * step;
+  if (whole > 0) {
+    memcpy(init, state, sizeof(init)); /* for_begin writes the results before it reads the initial values */
+    int c0 = for_begin(g, ci64(g, 0), ci64(g, whole), ci64(g, step), 2, init, types, args, state);
+    int v[SOFTMAX_GROUP];
+    for (int u = 0; u < SOFTMAX_GROUP; ++u)
+      v[u] = load_f32(g, x, add(g, base, add(g, c0, addc(g, lane, 32 * u))));
+    int top = args[0];
+    for (int u = 0; u < SOFTMAX_GROUP; ++u)
+      top = op2(g, "arith.maximumf", top, v[u], "f32");
+    int added = cf32(g, 0.0);
+    for (int u = 0; u < SOFTMAX_GROUP; ++u)
+      added = fadd(g, added, fexp(g, fsub(g, v[u], top)));
+    next[0] = top;
+    next[1] = softmax_rescaled(g, args[0], args[1], top, added);
+    for_end(g, 2, next, types);
+  }
+  if (whole < n) {
+    memcpy(init, state, sizeof(init));
+    int c = for_begin(g, addc(g, lane, whole), ci64(g, n), ci64(g, 32), 2, init, types, args, state);
+    int value = load_f32(g, x, add(g, base, c));
+    int top = op2(g, "arith.maximumf", args[0], value, "f32");
+    next[0] = top;
+    next[1] = softmax_rescaled(g, args[0], args[1], top, fexp(g, fsub(g, value, top)));
+    for_end(g, 2, next, types);
+  }
+  int width = ci32(g, 32);
+  for (int offset = 16; offset >= 1; offset /= 2) {
+    int other[2];
+    for (int k = 0; k < 2; ++k) {
+      int valid = fresh(g);
+      other[k] = fresh(g);
+      ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", other[k], valid, state[k], ci32(g, offset), width);
+    }
+    int top = op2(g, "arith.maximumf", state[0], other[0], "f32");
+    int empty = cmpf(g, "oeq", top, cf32(g, -INFINITY), "f32");
+    int mine = fmul(g, state[1], fexp(g, fsub(g, state[0], top)));
+    int theirs = fmul(g, other[1], fexp(g, fsub(g, other[0], top)));
+    state[1] = sel(g, empty, cf32(g, 0.0), fadd(g, mine, theirs), "f32");
+    state[0] = top;
+  }
+  *out_max = state[0];
+  *out_sum = state[1];
 }
 
 /* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ..., then
@@ -1899,12 +1951,26 @@ static void gen_cross_entropy_grad(gen *g, task_io *io) {
   int target = load_index(g, targets, row);
   int max, sum;
   warp_row_softmax_statistics(g, logits, base, v, &max, &sum);
-  int c = loop_begin(g, remc(g, g->tid, 32), ci64(g, v), ci64(g, 32));
-  int index = add(g, base, c);
-  int p = fdiv(g, fexp(g, fsub(g, load_f32(g, logits, index), max)), sum);
-  p = sel(g, cmpi(g, "eq", c, target, "i64"), fsub(g, p, cf32(g, 1.0)), p, "f32");
-  store_f32(g, dlogits, index, fmul(g, p, scale));
-  loop_end(g);
+  /* SOFTMAX_GROUP columns per lane per step, their loads before their stores; then the tail */
+  int lane = remc(g, g->tid, 32);
+  int64_t step = 32 * SOFTMAX_GROUP, whole = v / step * step;
+  for (int part = 0; part < 2; ++part) {
+    int64_t lo = part ? whole : 0, hi = part ? v : whole, per_step = part ? 1 : SOFTMAX_GROUP;
+    if (lo >= hi)
+      continue;
+    int c0 = loop_begin(g, addc(g, lane, lo), ci64(g, hi), ci64(g, part ? 32 : step));
+    int column[SOFTMAX_GROUP], value[SOFTMAX_GROUP];
+    for (int u = 0; u < per_step; ++u) {
+      column[u] = addc(g, c0, 32 * u);
+      value[u] = load_f32(g, logits, add(g, base, column[u]));
+    }
+    for (int u = 0; u < per_step; ++u) {
+      int p = fdiv(g, fexp(g, fsub(g, value[u], max)), sum);
+      p = sel(g, cmpi(g, "eq", column[u], target, "i64"), fsub(g, p, cf32(g, 1.0)), p, "f32");
+      store_f32(g, dlogits, add(g, base, column[u]), fmul(g, p, scale));
+    }
+    loop_end(g);
+  }
   loop_end(g);
   loop_end(g);
 }

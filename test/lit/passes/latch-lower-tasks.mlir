@@ -280,7 +280,9 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 // -----
 
 // task.cross_entropy: tiles of 8 rows (70 rows: 9); warp w takes the tile's row w: the row's
-// max and exp sum over its lanes (xor butterflies of shuffles, the same on every lane), the row losses added
+// max and exp sum in one pass over its lanes (33 columns: no whole group of 8 per lane, so the tail loop
+// carries the (max, sum) state), the lanes' states merged by xor butterflies of shuffles (the same on
+// every lane), the row losses added
 // in order; thread 0 adds the 8 warp sums in warp order into the tile's partial (@latch_task0_partials),
 // fences (release) and counts the tile in (@latch_task0_arrivals). The tile that arrives last (8 before it)
 // fences (acquire); its warp 0 adds the partials in index order (lanes striding them, then the butterfly),
@@ -292,8 +294,11 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c9_i64 step %c9_i64 : i64 {
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32_i64 : i64
 // CHECK: %[[PART:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32) : i64 {
+// CHECK: %[[STATE:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %c33_i64 step %c32_i64 iter_args({{.*}}) -> (f32, f32) : i64 {
 // CHECK: arith.maximumf
-// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: math.exp
+// CHECK: gpu.shuffle xor %[[STATE]]#0, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %[[STATE]]#1, %c16_i32, %c32_i32 : f32
 // CHECK: math.log
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store %[[PART]], %{{.*}} : f32, !llvm.ptr<3>
