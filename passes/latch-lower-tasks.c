@@ -1133,8 +1133,8 @@ static void mma_bf16(gen *g, const int *a, const int *b, int *c) {
  * form 2 x 4 warp tiles of 64 x 32 outputs: 4 x 4 mma tiles of 16 x 8, whose four accumulators per lane
  * are the thread's 64 registers. Each stage copies 32 steps of k of A (128 x 32) and B (32 x 128) into
  * shared memory as bf16 pairs along k (one 32-bit word per pair, the lower k in the low half, rows of 20
- * words: the fragment loads of a warp hit 32 different banks), zero outside the operands; then two k16
- * steps of 16 mma each. PTX fragment layout (lane = 4 g + t): A word (g | g + 8, t | t + 4), B word
+ * words, 80 bytes: each 8-row phase of an ldmatrix hits 32 different banks), zero outside the operands;
+ * then two k16 steps of 16 mma each, the fragments loaded by ldmatrix. PTX fragment layout (lane = 4 g + t): A word (g | g + 8, t | t + 4), B word
  * (n = g, t | t + 4), accumulators (g | g + 8, 2 t + {0, 1}). Each output is one fp32 sum over k: in
  * chunks of 16 (the tensor core's own order) in increasing k, written by one thread. */
 #define MMA_DEPTH 32      /* steps of k per stage */
@@ -1325,22 +1325,45 @@ static mma_lane mma_lane_of(gen *g) {
   return m;
 }
 
-/* One k16 step of the warp's 4 x 4 mma tiles from the staged words (step 0 or 1 of the stage). */
+/* Four 8 x 8 matrices of b16 from shared memory (ldmatrix .x4): lane L gives word `word` (16-byte
+ * aligned), the start of row L % 8 of matrix L / 8; out[j] is the lane's word of matrix j (row lane / 4,
+ * word lane % 4 of that row): the fragment layout of mma. */
+static void ldmatrix4(gen *g, int word, int *out) {
+  int address = fresh(g), r = fresh(g);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address, shared_base(g), word);
+  ln(g, "%%v%d = nvvm.ldmatrix %%v%d {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, "
+        "num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>",
+     r, address);
+  for (int j = 0; j < 4; ++j) {
+    out[j] = fresh(g);
+    ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(i32, i32, i32, i32)>", out[j], r, j);
+  }
+}
+
+/* One k16 step of the warp's 4 x 4 mma tiles from the staged words (step 0 or 1 of the stage). The
+ * fragments come by ldmatrix: for B, matrices (columns 8 nt.., words 0-3), (the same, words 4-7), then
+ * the same for nt + 1; for A, (rows 16 mt.., words 0-3), (rows + 8), (words 4-7), (rows + 8, words 4-7):
+ * the words the fragment layout names (the staged rows are 80 bytes apart, so each phase of 8 rows hits
+ * 32 different banks). */
 static void product_mma_step(gen *g, const mma_lane *w, int step, int *acc) {
   int words = 8 * step;
+  int lane = remc(g, g->tid, 32), matrix = divc(g, lane, 8), row8 = remc(g, lane, 8);
   /* B's fragments of the step first, then A's per row of mma tiles: 8 + 4 words live, not 8 + 16 */
   int af[4], bf[4][2];
-  for (int nt = 0; nt < 4; ++nt)
-    for (int r = 0; r < 2; ++r) {
-      int col = add(g, add(g, w->col, w->g), ci64(g, 8 * nt));
-      bf[nt][r] = shared_load_as(g, addc(g, add(g, mulc(g, col, MMA_ROW_WORDS), addc(g, w->t, words + 4 * r)),
-                                         MMA_B_OFFSET), "i32");
-    }
+  for (int pair = 0; pair < 2; ++pair) {
+    int col = add(g, add(g, w->col, row8), mulc(g, addc(g, divc(g, matrix, 2), 2 * pair), 8));
+    int word = add(g, mulc(g, col, MMA_ROW_WORDS), mulc(g, remc(g, matrix, 2), 4));
+    int out[4];
+    ldmatrix4(g, addc(g, word, words + MMA_B_OFFSET), out);
+    bf[2 * pair][0] = out[0];
+    bf[2 * pair][1] = out[1];
+    bf[2 * pair + 1][0] = out[2];
+    bf[2 * pair + 1][1] = out[3];
+  }
   for (int mt = 0; mt < 4; ++mt) {
-    for (int r = 0; r < 4; ++r) {
-      int row = add(g, add(g, w->row, w->g), ci64(g, 16 * mt + (r & 1 ? 8 : 0)));
-      af[r] = shared_load_as(g, add(g, mulc(g, row, MMA_ROW_WORDS), addc(g, w->t, words + (r & 2 ? 4 : 0))), "i32");
-    }
+    int row = add(g, add(g, w->row, row8), addc(g, mulc(g, remc(g, matrix, 2), 8), 16 * mt));
+    int word = add(g, mulc(g, row, MMA_ROW_WORDS), mulc(g, divc(g, matrix, 2), 4));
+    ldmatrix4(g, addc(g, word, words), af);
     for (int nt = 0; nt < 4; ++nt)
       mma_bf16(g, af, bf[nt], &acc[(mt * 4 + nt) * 4]);
   }

@@ -115,7 +115,8 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // tensor cores, 32 steps of k per stage staged as bf16 pairs: x (k contiguous) by 16-byte loads of 8 k
 // stored as 4 words of a staged row, w (columns contiguous) by 16-byte loads of 8 columns of rows k and
 // k + 1 interleaved into 8 words; a vector that leaves the operand takes i16 loads packed into i32 words;
-// then two k16 steps of 16 mma.sync.m16n8k16 each.
+// then two k16 steps of 16 mma.sync.m16n8k16 each, their fragments loaded by ldmatrix .x4 (two for B's
+// four column tiles, then one per row of A's tiles, four mma after each).
 // CHECK-LABEL: gpu.module @latch
 // CHECK: llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<12288 x f32>
 // CHECK: func.func @task_body_0(
@@ -140,7 +141,8 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK-COUNT-7: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK-COUNT-3: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-31: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
