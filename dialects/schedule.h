@@ -40,10 +40,10 @@ long latch_schedule_index_of(const latch_schedule *schedule, MlirOperation op);
  * gpu.module named latch (null if none). */
 int latch_module_find_program(MlirOperation module, MlirOperation *out_program, MlirOperation *out_gpu_module);
 
-/* task.scatter_add_rows with at most this many source rows is lowered one output element per thread
- * (tiles of 8192 elements); with more, LATCH_SCATTER_TILE_ROWS output rows per tile. */
+/* task.scatter_add_rows with at most LATCH_SCATTER_ELEMENTWISE_SOURCES source rows is lowered one output
+ * element per thread (tiles of 8192 elements); with more, a tile owns LATCH_SCATTER_TILE_ROWS rows of y
+ * (and reads the indices once). */
 #define LATCH_SCATTER_ELEMENTWISE_SOURCES 32
-/* With more, a tile owns this many rows of y (latch-lower-tasks: it reads the indices once). */
 #define LATCH_SCATTER_TILE_ROWS 64
 
 /* A task.matmul with fewer than LATCH_SPLIT_TILES output tiles of 128 x 128 splits its k range into

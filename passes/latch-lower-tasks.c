@@ -873,6 +873,7 @@ typedef struct task_io {
 typedef void (*elementwise_load)(gen *g, const task_io *io, const void *context, int i, int *values);
 typedef void (*elementwise_finish)(gen *g, const task_io *io, const void *context, int i, const int *values);
 #define ELEMENTWISE_MAX_VALUES LATCH_MAP_MAX_INPUTS
+#define ELEMENTWISE_MAX_UNROLL 8
 
 /* Tiles of ELEMENTWISE_TILE elements of [0, n). A full tile takes its elements in groups: thread t of the
  * group handles elements base + t + u CTA_THREADS (u < unroll; every access coalesced) and issues all
@@ -883,9 +884,9 @@ typedef void (*elementwise_finish)(gen *g, const task_io *io, const void *contex
  * changes nothing. */
 static void elementwise_tiles(gen *g, const task_io *io, const void *context, int64_t n, int values_per_element,
                               elementwise_load load, elementwise_finish finish) {
-  int unroll = values_per_element <= 4 ? 8 : values_per_element <= 8 ? 4 : 2;
+  int unroll = values_per_element <= 4 ? ELEMENTWISE_MAX_UNROLL : values_per_element <= 8 ? 4 : 2;
   int64_t group = (int64_t)CTA_THREADS * unroll;
-  _Static_assert(ELEMENTWISE_TILE % (CTA_THREADS * 8) == 0, "a full tile is whole groups");
+  _Static_assert(ELEMENTWISE_TILE % (CTA_THREADS * ELEMENTWISE_MAX_UNROLL) == 0, "a full tile is whole groups");
   bool any_full = n >= ELEMENTWISE_TILE, any_partial = n % ELEMENTWISE_TILE != 0;
   int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
   int lo = mulc(g, vt, ELEMENTWISE_TILE);
@@ -894,7 +895,7 @@ static void elementwise_tiles(gen *g, const task_io *io, const void *context, in
   if (any_full) {
     int q = loop_begin(g, ci64(g, 0), ci64(g, ELEMENTWISE_TILE), ci64(g, group));
     int base = add(g, add(g, lo, q), g->tid);
-    int index[8], values[8][ELEMENTWISE_MAX_VALUES];
+    int index[ELEMENTWISE_MAX_UNROLL], values[ELEMENTWISE_MAX_UNROLL][ELEMENTWISE_MAX_VALUES];
     for (int u = 0; u < unroll; ++u) {
       index[u] = addc(g, base, (int64_t)u * CTA_THREADS);
       load(g, io, context, index[u], values[u]);
@@ -1134,8 +1135,8 @@ static void mma_bf16(gen *g, const int *a, const int *b, int *c) {
  * are the thread's 64 registers. Each stage copies 32 steps of k of A (128 x 32) and B (32 x 128) into
  * shared memory as bf16 pairs along k (one 32-bit word per pair, the lower k in the low half, rows of 20
  * words, 80 bytes: each 8-row phase of an ldmatrix hits 32 different banks), zero outside the operands;
- * then two k16 steps of 16 mma each, the fragments loaded by ldmatrix. PTX fragment layout (lane = 4 g + t): A word (g | g + 8, t | t + 4), B word
- * (n = g, t | t + 4), accumulators (g | g + 8, 2 t + {0, 1}). Each output is one fp32 sum over k: in
+ * then two k16 steps of 16 mma each, the fragments loaded by ldmatrix. PTX fragment layout (lane =
+ * 4 g + t): A word (g | g + 8, t | t + 4), B word (n = g, t | t + 4), accumulators (g | g + 8, 2 t + {0, 1}). Each output is one fp32 sum over k: in
  * chunks of 16 (the tensor core's own order) in increasing k, written by one thread. */
 #define MMA_DEPTH 32      /* steps of k per stage */
 #define MMA_ROW_WORDS 20  /* 16 words of pairs and 4 of padding per staged row */
@@ -1330,9 +1331,11 @@ static mma_lane mma_lane_of(gen *g) {
  * word lane % 4 of that row): the fragment layout of mma. */
 static void ldmatrix4(gen *g, int word, int *out) {
   int address = fresh(g), r = fresh(g);
-  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address, shared_base(g), word);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
+     shared_base(g), word);
   ln(g, "%%v%d = nvvm.ldmatrix %%v%d {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, "
-        "num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>",
+        "num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> "
+        "!llvm.struct<(i32, i32, i32, i32)>",
      r, address);
   for (int j = 0; j < 4; ++j) {
     out[j] = fresh(g);
@@ -1500,8 +1503,7 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
   int b_col = add(g, mulc(g, bi, k * n), tb ? mulc(g, col, k) : col);
   int lane = by_warp ? remc(g, g->tid, 32) : ci64(g, 0);
   int acc, sum;
-  int kk = loop1_begin(g, lane, ci64(g, k), ci64(g, by_warp ? 32 : 1), cf32(g, 0.0), "f32",
-                       &acc, &sum);
+  int kk = loop1_begin(g, lane, ci64(g, k), ci64(g, by_warp ? 32 : 1), cf32(g, 0.0), "f32", &acc, &sum);
   int x = load_f32(g, a, add(g, a_row, mulc(g, kk, ta ? m : 1)));
   int y = load_f32(g, b, add(g, b_col, mulc(g, kk, tb ? 1 : n)));
   loop1_end(g, fadd(g, acc, fmul(g, x, y)), "f32");
@@ -1813,7 +1815,8 @@ static void warp_row_softmax_statistics(gen *g, const tensor_ref *x, int base, i
     for (int k = 0; k < 2; ++k) {
       int valid = fresh(g);
       other[k] = fresh(g);
-      ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", other[k], valid, state[k], ci32(g, offset), width);
+      ln(g, "%%v%d, %%v%d = gpu.shuffle xor %%v%d, %%v%d, %%v%d : f32", other[k], valid, state[k], ci32(g, offset),
+         width);
     }
     int top = op2(g, "arith.maximumf", state[0], other[0], "f32");
     int empty = cmpf(g, "oeq", top, cf32(g, -INFINITY), "f32");
@@ -1912,9 +1915,9 @@ static int target_of(gen *g, const tensor_ref *targets, int row, int64_t v) {
   return mini(g, maxi(g, t, ci64(g, 0)), ci64(g, v - 1));
 }
 
-/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). Tiles of LATCH_WARP_ROW_TILE rows: warp w takes the
- * tile's rows w, w + 8, ... (the row's statistics over its lanes, warp_combine), adding the row losses in
- * order; thread 0 adds the 8 warp sums in warp order into the tile's partial sum. The partials meet in
+/* loss = mean over n of (log(sum exp(l - max)) + max - l[t]). Tiles of LATCH_WARP_ROW_TILE rows: warp w
+ * takes the tile's rows w, w + 8, ... (the row's statistics over its lanes,
+ * warp_row_softmax_statistics), adding the row losses in order; thread 0 adds the 8 warp sums in warp order into the tile's partial sum. The partials meet in
  * task scratch: the last tile to arrive (task_scratch) has warp 0 add them, lane l taking partials l,
  * l + 32, ... in order and the lanes combined by the butterfly, and writes the loss. Deterministic: every
  * sum runs in a fixed order whatever the order of arrival. */
@@ -3443,8 +3446,10 @@ static int ballot_count(gen *g, int predicate) {
 /* The sum over the warps of shared i32 word base + w G + b (b an i64 value), as i64. */
 static int warps_sum(gen *g, int64_t base, int64_t groups, int b) {
   int sum = ci64(g, 0);
-  for (int w = 0; w < WARPS; ++w)
-    sum = add(g, sum, cast(g, "arith.extsi", shared_load_as(g, add(g, ci64(g, base + w * groups), b), "i32"), "i32", "i64"));
+  for (int w = 0; w < WARPS; ++w) {
+    int count = shared_load_as(g, add(g, ci64(g, base + w * groups), b), "i32");
+    sum = add(g, sum, cast(g, "arith.extsi", count, "i32", "i64"));
+  }
   return sum;
 }
 
@@ -3485,8 +3490,10 @@ static void bucket_by_ballot(gen *g, const tensor_ref *ids, const tensor_ref *or
   when_begin(g, mine);
   {
     int rank = warps_sum(g, BUCKET_BEFORE, groups, id);
-    for (int64_t b = 0; b < groups; ++b)
-      rank = add(g, rank, sel(g, cmpi(g, "slt", ci64(g, b), id, "i64"), warps_sum(g, 0, groups, ci64(g, b)), zero, "i64"));
+    for (int64_t b = 0; b < groups; ++b) {
+      int earlier = cmpi(g, "slt", ci64(g, b), id, "i64");
+      rank = add(g, rank, sel(g, earlier, warps_sum(g, 0, groups, ci64(g, b)), zero, "i64"));
+    }
     int acc, within;
     int t = loop1_begin(g, zero, g->tid, ci64(g, 1), zero, "i64", &acc, &within);
     int other = cast(g, "arith.extsi", shared_load_as(g, addc(g, t, BUCKET_IDS), "i32"), "i32", "i64");
@@ -3494,7 +3501,8 @@ static void bucket_by_ballot(gen *g, const tensor_ref *ids, const tensor_ref *or
     store_raw(g, order, add(g, rank, within), cast(g, "arith.trunci", s, "i64", "i32"));
   }
   when_end(g);
-  when_begin(g, op2(g, "arith.andi", cmpi(g, "eq", vt, zero, "i64"), cmpi(g, "slt", g->tid, ci64(g, groups), "i64"), "i1"));
+  int writes_ends = op2(g, "arith.andi", cmpi(g, "eq", vt, zero, "i64"), cmpi(g, "slt", g->tid, ci64(g, groups), "i64"), "i1");
+  when_begin(g, writes_ends);
   {
     int acc, end;
     int b = loop1_begin(g, zero, addc(g, g->tid, 1), ci64(g, 1), zero, "i64", &acc, &end);

@@ -61,10 +61,13 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
   out->kinds = calloc((size_t)m->interval_count, sizeof(*out->kinds));
   out->sms = calloc((size_t)(ctas > 0 ? ctas : 1), sizeof(int64_t));
   out->per_interval = calloc((size_t)(m->interval_count > 0 ? m->interval_count : 1), sizeof(*out->per_interval));
-  uint64_t *first_enter = malloc((size_t)(m->interval_count > 0 ? m->interval_count : 1) * sizeof(uint64_t));
+  size_t interval_slots = (size_t)(m->interval_count > 0 ? m->interval_count : 1);
+  uint64_t *first_enter = malloc(interval_slots * sizeof(uint64_t));
+  uint64_t *last_exit = calloc(interval_slots, sizeof(uint64_t));
   int64_t *kind_of = calloc((size_t)m->interval_count, sizeof(int64_t));
-  if (!out->kinds || !out->sms || !out->per_interval || !first_enter || !kind_of) {
+  if (!out->kinds || !out->sms || !out->per_interval || !first_enter || !last_exit || !kind_of) {
     free(first_enter);
+    free(last_exit);
     free(kind_of);
     latch_trace_report_deinitialize(out);
     return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
@@ -116,8 +119,8 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
       latch_trace_interval *at = &out->per_interval[i];
       if (enter < first_enter[i])
         first_enter[i] = enter;
-      if (leave > at->span_ns) /* the latest exit until the loop below makes it a span */
-        at->span_ns = leave;
+      if (leave > last_exit[i])
+        last_exit[i] = leave;
       if (done - enter > at->busy_max_ns)
         at->busy_max_ns = done - enter;
       at->busy_ns += done - enter;
@@ -127,9 +130,10 @@ latch_status latch_trace_analyse(const latch_manifest *m, int64_t ctas, const ui
     latch_trace_interval *at = &out->per_interval[i];
     at->name = m->intervals[i].name;
     at->tiles = m->intervals[i].tiles;
-    at->span_ns = ctas > 0 ? at->span_ns - first_enter[i] : 0;
+    at->span_ns = ctas > 0 ? last_exit[i] - first_enter[i] : 0;
   }
   free(first_enter);
+  free(last_exit);
   free(kind_of);
   for (int64_t c = 0; c < ctas && !status; ++c) {
     uint64_t word = SM_WORD(c);
