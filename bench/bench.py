@@ -49,6 +49,10 @@ CONTROLS = ("eager", "graph", "compile")
 LATCH_VARIANTS = ("persistent", "staged")
 LOSS_TOLERANCE = 0.02
 SETUP_S = 20.0  # assumed latch-run start-up (init of 63M parameters, upload, JIT) before it is measured
+# Once the probes measured it: their slowest start-up times this, plus SETUP_MARGIN_S (a larger shape
+# starts a little slower: a larger arena, the same JIT).
+SETUP_FACTOR = 1.5
+SETUP_MARGIN_S = 2.0
 SAFETY_S = 20.0
 
 
@@ -187,14 +191,15 @@ def staged_support(binary):
     return None if "staged" in text else "this latch-run has no --mode=staged (its --help does not name it)"
 
 
-def plan_counts(budget_s, est, targets, minimums, order):
-    """Greedy plan: est[run] seconds per update, targets[run]/minimums[run] update counts; runs in
-    `order` get their minimum first (a run whose minimum does not fit is dropped), then, in order, as many
-    more updates up to the target as the remaining budget allows. Returns {run: count or 0}."""
+def plan_counts(budget_s, est, targets, minimums, order, setup_s=SETUP_S):
+    """Greedy plan: est[run] seconds per update, targets[run]/minimums[run] update counts, setup_s the
+    start-up of one run; runs in `order` get their minimum first (a run whose minimum does not fit is
+    dropped), then, in order, as many more updates up to the target as the remaining budget allows.
+    Returns {run: count or 0}."""
     left = budget_s
     plan = {}
     for r in order:
-        cost = SETUP_S + minimums[r] * est[r]
+        cost = setup_s + minimums[r] * est[r]
         if cost <= left:
             plan[r] = minimums[r]
             left -= cost
@@ -207,6 +212,14 @@ def plan_counts(budget_s, est, targets, minimums, order):
                 plan[r] += extra
                 left -= extra * est[r]
     return plan
+
+
+def probe_setup_s(setups):
+    """The start-up to plan each run with: from the probes' measured start-ups (process wall time less
+    their updates), else SETUP_S; never above SETUP_S."""
+    if not setups:
+        return SETUP_S
+    return min(SETUP_S, SETUP_FACTOR * max(setups) + SETUP_MARGIN_S)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -310,7 +323,7 @@ def collect_latch(args, root, work, data, shapes, ref_shape, binary, left):
                 out["missing"][f"{v}/{shape}"] = man
             elif v == "staged" and staged_reason:
                 out["missing"][f"{v}/{shape}"] = staged_reason
-    est = {}
+    est, setups = {}, []
     # Probe: 2 updates of each variant at the reference shape.
     for v in variants:
         key = f"{v}/{ref_shape}"
@@ -326,6 +339,7 @@ def collect_latch(args, root, work, data, shapes, ref_shape, binary, left):
                 out["missing"].setdefault(f"{v}/{shape}", f"the {ref_shape} probe failed: {r['error']}")
             continue
         est[v] = r["median_ms"] * 1e-3
+        setups.append(max(0.0, r["wall_s"] - r["steps"] * est[v]))
         out["runs"][f"probe-{v}"] = r
     if not est:
         return out
@@ -351,12 +365,13 @@ def collect_latch(args, root, work, data, shapes, ref_shape, binary, left):
     # Order: the reference-shape rows (the loss run first), then the larger shapes.
     order = sorted(runs, key=lambda k: (k.split("/")[1] != ref_shape, k.split("/")[0] != fastest))
     budget = left() - SAFETY_S
-    plan = plan_counts(budget, estimates, targets, minimums, order)
+    setup = probe_setup_s(setups)
+    plan = plan_counts(budget, estimates, targets, minimums, order, setup)
     if any(plan[k] == 0 for k in order):  # a row that cannot have 2 updates gets 1 if that fits
         plan = plan_counts(budget, estimates, targets, {k: 1 if k.split("/")[1] != ref_shape else minimums[k]
-                                                        for k in order}, order)
+                                                        for k in order}, order, setup)
     out["plan"] = {k: dict(updates=plan[k], target=targets[k], est_s=estimates[k]) for k in order}
-    log("bench: plan (updates per run, est. s per update): " +
+    log(f"bench: plan (start-up {setup:.1f} s per run; updates per run, est. s per update): " +
         ", ".join(f"{k} {plan[k]}/{targets[k]} ({estimates[k]:.3g} s)" for k in order))
     for key in order:
         v, shape = key.split("/")

@@ -125,6 +125,14 @@ def test_plan():
     plan = bench.plan_counts(70, est, {"a": 200, "b": 21}, {"a": 21, "b": 2}, ["a", "b"])
     # a: 62 fits (8 left), b: 100 does not -> dropped; a gets 4 more
     check("plan_counts: a run whose minimum does not fit is dropped", plan == {"a": 25, "b": 0}, str(plan))
+    # with the probes' start-up of 4 s instead of 20: a: 4 + 42 = 46 fits, b: 4 + 80 = 84 does not (24 left)
+    plan = bench.plan_counts(70, est, {"a": 200, "b": 21}, {"a": 21, "b": 2}, ["a", "b"], setup_s=4.0)
+    check("plan_counts: the measured start-up is what a run costs", plan == {"a": 33, "b": 0}, str(plan))
+    plan = bench.plan_counts(140, est, {"a": 200, "b": 21}, {"a": 21, "b": 2}, ["a", "b"], setup_s=4.0)
+    check("plan_counts: a shorter start-up lets the second run in", plan == {"a": 26, "b": 2}, str(plan))
+    check("probe_setup_s: 1.5 x the slowest probe's start-up + 2 s", bench.probe_setup_s([2.0, 3.0]) == 6.5)
+    check("probe_setup_s: no probe, the assumed start-up", bench.probe_setup_s([]) == bench.SETUP_S)
+    check("probe_setup_s: never above the assumed start-up", bench.probe_setup_s([30.0]) == bench.SETUP_S)
 
 
 def test_fake_report(tmp):
