@@ -236,3 +236,86 @@ int64_t latch_task_tile_count(MlirOperation task) {
   }
   return tiles < 1 ? 1 : tiles > 4096 ? 4096 : tiles;
 }
+
+/* ---- tile costs ------------------------------------------------------------------------------------ */
+
+static double type_bytes(MlirType type) {
+  MlirType element = mlirShapedTypeGetElementType(type);
+  bool wide = mlirTypeIsAF64(element) || (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 64);
+  int64_t width = mlirTypeIsABF16(element) ? 2 : wide ? 8 : 4;
+  return (double)latch_type_element_count(type) * (double)width;
+}
+
+static double operand_bytes(MlirOperation task, intptr_t k) {
+  return type_bytes(mlirValueGetType(mlirOperationGetOperand(task, k)));
+}
+
+static double result_bytes(MlirOperation task) {
+  double bytes = 0;
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(task); ++r)
+    bytes += type_bytes(mlirValueGetType(mlirOperationGetResult(task, r)));
+  return bytes;
+}
+
+int64_t latch_task_tile_cost(MlirOperation task) {
+  int64_t tiles = latch_task_tile_count(task);
+  double flops = 0, bytes = result_bytes(task);
+  intptr_t operands = mlirOperationGetNumOperands(task);
+  switch (latch_op_kind_of(task)) {
+  case LATCH_OP_TASK_MATMUL: {
+    MlirType a = mlirValueGetType(mlirOperationGetOperand(task, 0));
+    int64_t k = dim_from_end(a, latch_matmul_transpose_a(task) ? 1 : 0);
+    flops = 2.0 * (double)latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 0))) * (double)k;
+    bytes += operand_bytes(task, 0) + operand_bytes(task, 1);
+    break;
+  }
+  case LATCH_OP_TASK_GROUPED_MATMUL: /* x [R, K] (w[g] [K, N]) -> [R, N] */
+    flops = 2.0 * (double)latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 0))) *
+            (double)dim_from_end(mlirValueGetType(mlirOperationGetOperand(task, 0)), 0);
+    bytes += operand_bytes(task, 0) + operand_bytes(task, 1);
+    break;
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: /* x [R, K], dy [R, N] -> [G, K, N]: R K N in all */
+    flops = 2.0 * (double)latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(task, 0))) *
+            (double)dim_from_end(mlirValueGetType(mlirOperationGetOperand(task, 1)), 0);
+    bytes += operand_bytes(task, 0) + operand_bytes(task, 1);
+    break;
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_STATS:
+  case LATCH_OP_TASK_ATTENTION_GRAD:
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: { /* q [B, H, Tq, d], k [B, H, Tk, d]: 4 B H Tq Tk d forward */
+    MlirType q = mlirValueGetType(mlirOperationGetOperand(task, 0));
+    MlirType k = mlirValueGetType(mlirOperationGetOperand(task, 1));
+    flops = 4.0 * (double)latch_type_element_count(q) * (double)dim_from_end(k, 1);
+    if (latch_attr_bool(task, "causal", false))
+      flops /= 2;
+    latch_op_kind kind = latch_op_kind_of(task);
+    if (kind == LATCH_OP_TASK_ATTENTION_GRAD || kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)
+      flops *= 2.5;
+    for (intptr_t o = 0; o < operands; ++o)
+      bytes += operand_bytes(task, o);
+    break;
+  }
+  case LATCH_OP_TASK_EMBEDDING:
+  case LATCH_OP_TASK_GATHER_ROWS: /* the rows gathered, not the whole table */
+    bytes *= 2;
+    break;
+  case LATCH_OP_TASK_BUCKET: /* every tile reads all ids */
+    bytes += operand_bytes(task, 0) * (double)tiles;
+    break;
+  case LATCH_OP_TASK_SCATTER_ADD_ROWS: /* x once; with many sources every tile reads all indices */
+    bytes += operand_bytes(task, 0) +
+             (rows(mlirValueGetType(mlirOperationGetOperand(task, 0))) <= LATCH_SCATTER_ELEMENTWISE_SOURCES
+                  ? operand_bytes(task, 1)
+                  : operand_bytes(task, 1) * (double)tiles);
+    break;
+  default:
+    for (intptr_t o = 0; o < operands; ++o)
+      bytes += operand_bytes(task, o);
+    break;
+  }
+  double ns = flops / LATCH_CTA_FLOPS_PER_NS;
+  if (bytes / LATCH_CTA_BYTES_PER_NS > ns)
+    ns = bytes / LATCH_CTA_BYTES_PER_NS;
+  ns /= (double)(tiles > 0 ? tiles : 1);
+  return ns < 1.0 ? 1 : ns > 1e12 ? (int64_t)1e12 : (int64_t)(ns + 0.5);
+}
