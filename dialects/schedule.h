@@ -73,15 +73,6 @@ int64_t latch_small_product_outputs_per_tile(int64_t k);
 /* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
 int64_t latch_task_tile_count(MlirOperation task);
 
-/* An estimate of one of the task's tiles' time on one CTA, in ns (at least 1), for balancing the tiles
- * of an interval over the CTAs (latch-lower-intervals): the larger of its floating-point work at
- * LATCH_CTA_FLOPS_PER_NS and its memory traffic at LATCH_CTA_BYTES_PER_NS, the rates one of the H200's
- * 264 CTAs reaches with the current templates (docs/benchmarks.md). Only the ratios between the tasks
- * of one interval matter. */
-#define LATCH_CTA_FLOPS_PER_NS 500.0
-#define LATCH_CTA_BYTES_PER_NS 16.0
-int64_t latch_task_tile_cost(MlirOperation task);
-
 /* True for interval.interval, interval.barrier and the program terminator. */
 bool latch_schedule_is_structure(MlirOperation op);
 

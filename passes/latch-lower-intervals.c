@@ -44,7 +44,6 @@
 typedef struct lower_options {
   bool staged;
   int64_t min_ctas_per_sm;
-  bool balance_cost;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -55,10 +54,6 @@ static const latch_pass_option lower_option_table[] = {
      "CTAs per SM that @latch_main must fit (.minnctapersm: ptxas caps the registers at 65536 / (256 n), "
      "spilling the rest); 0 leaves the count free",
      offsetof(lower_options, min_ctas_per_sm)},
-    {"balance-cost", LATCH_OPTION_BOOL, "false",
-     "give each CTA a contiguous range of tiles of about equal estimated cost (latch_task_tile_cost) "
-     "instead of every gridDim.x-th tile; not yet measured on a GPU (docs/device-abi.md)",
-     offsetof(lower_options, balance_cost)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -95,7 +90,6 @@ typedef struct lowered_task {
   MlirOperation op;
   char function[MAX_SYMBOL]; /* the device function's symbol */
   int64_t tiles;
-  int64_t cost; /* latch_task_tile_cost: the estimated time of one tile, for balancing */
   int interval;
   /* Within its interval: 0, or one more than the wave of any task of the same interval whose result it
    * reads (fused prologues and epilogues share their partner's interval; version 1 runs them as tasks of
@@ -116,7 +110,6 @@ typedef struct lowerer {
   int interval_count;
   bool staged; /* also write the staged kernels */
   int64_t min_ctas_per_sm; /* .minnctapersm of @latch_main; 0 for none */
-  bool balance_cost; /* tile ranges by estimated cost (write_tile_loop) instead of round robin */
   int errors;
 } lowerer;
 
@@ -240,7 +233,6 @@ static bool read_program(lowerer *l) {
       report(l, op, "task has no integer `tiles` attribute (latch-form-intervals sets it)");
     } else {
       task->tiles = mlirIntegerAttrGetValueInt(tiles);
-      task->cost = latch_task_tile_cost(op);
       if (task->tiles < 0 || task->tiles > MAX_INTERVAL_TILES)
         report(l, op, "tiles = %lld is outside [0, 2^30]", (long long)task->tiles);
       else if ((l->interval_tiles[task->interval] += task->tiles) > MAX_INTERVAL_TILES)
@@ -322,94 +314,19 @@ static void write_trace_smid(writer *w) {
   latch_text_put(t, "    }\n");
 }
 
-/* The tile costs of one wave, divided by one scale so that the largest is at most 2^16: the wave's
- * total cost (at most 2^30 tiles) times a CTA index (below 2^17) stays within i64. */
-#define MAX_TILE_COST ((int64_t)1 << 16)
-static int64_t wave_cost_scale(const lowerer *l, int interval, int wave) {
-  int64_t largest = 1;
-  for (size_t i = 0; i < l->task_count; ++i)
-    if (l->tasks[i].interval == interval && l->tasks[i].wave == wave && l->tasks[i].cost > largest)
-      largest = l->tasks[i].cost;
-  return (largest + MAX_TILE_COST - 1) / MAX_TILE_COST;
-}
-
-static int64_t scaled_cost(const lowered_task *task, int64_t scale) {
-  int64_t cost = task->cost / scale;
-  return cost < 1 ? 1 : cost;
-}
-
-/* The first tile whose cost prefix is at least `bound` (an i64 value): the sum over the wave's tasks j of
- * clamp(ceil((bound - P_j) / c_j), 0, n_j), with P_j the cost of the tasks before j, c_j its (scaled)
- * tile cost and n_j its tiles. Returns the i32 value. */
-static int write_first_tile_at_cost(writer *w, const lowerer *l, int interval, int wave, int64_t scale, int bound) {
-  latch_text *t = w->t;
-  int zero = fresh(w), sum = zero;
-  latch_text_put(t, "    %%v%d = arith.constant 0 : i64\n", zero);
-  int64_t before = 0;
-  for (size_t i = 0; i < l->task_count; ++i) {
-    const lowered_task *task = &l->tasks[i];
-    if (task->interval != interval || task->wave != wave || task->tiles == 0)
-      continue;
-    int prefix = fresh(w), over = fresh(w), positive = fresh(w), round_up = fresh(w), padded = fresh(w);
-    int cost = fresh(w), count = fresh(w), limit = fresh(w), tiles = fresh(w), next = fresh(w);
-    latch_text_put(t, "    %%v%d = arith.constant %lld : i64\n", prefix, (long long)before);
-    latch_text_put(t, "    %%v%d = arith.subi %%v%d, %%v%d : i64\n", over, bound, prefix);
-    latch_text_put(t, "    %%v%d = arith.maxsi %%v%d, %%v%d : i64\n", positive, over, zero);
-    int64_t task_cost = scaled_cost(task, scale);
-    latch_text_put(t, "    %%v%d = arith.constant %lld : i64\n", round_up, (long long)(task_cost - 1));
-    latch_text_put(t, "    %%v%d = arith.addi %%v%d, %%v%d : i64\n", padded, positive, round_up);
-    latch_text_put(t, "    %%v%d = arith.constant %lld : i64\n", cost, (long long)task_cost);
-    latch_text_put(t, "    %%v%d = arith.divui %%v%d, %%v%d : i64\n", count, padded, cost);
-    latch_text_put(t, "    %%v%d = arith.constant %lld : i64\n", limit, (long long)task->tiles);
-    latch_text_put(t, "    %%v%d = arith.minsi %%v%d, %%v%d : i64\n", tiles, count, limit);
-    latch_text_put(t, "    %%v%d = arith.addi %%v%d, %%v%d : i64\n", next, sum, tiles);
-    sum = next;
-    before += task->tiles * task_cost;
-  }
-  int narrow = fresh(w);
-  latch_text_put(t, "    %%v%d = arith.trunci %%v%d : i64 to i32\n", narrow, sum);
-  return narrow;
-}
-
-/* The wave's tiles over the CTAs. By default round robin: for (t = blockIdx.x; t < total; t += gridDim.x).
- * With balance-cost, in contiguous ranges of about equal estimated cost (latch_task_tile_cost), so that a
- * task of long tiles does not leave the CTAs of short ones waiting: with C the wave's total cost, CTA c
- * runs tiles [first(c C / G), first((c + 1) C / G)) (G = gridDim.x, integer division; first as in
- * write_first_tile_at_cost). first(0) = 0, first(C) = the total and first grows with its bound, so every
- * tile runs exactly once, on one CTA. Either way tile t runs as the tile t - start of the task whose
- * prefix-sum range holds it; tasks of zero tiles are never chosen. */
+/* for (t = blockIdx.x; t < total; t += gridDim.x): the task whose prefix-sum range holds t runs tile
+ * t - start. Tasks of zero tiles are never chosen. */
 static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave) {
   latch_text *t = w->t;
-  int64_t total = 0, total_cost = 0, scale = wave_cost_scale(l, interval, wave);
+  int64_t total = 0;
   for (size_t i = 0; i < l->task_count; ++i)
-    if (l->tasks[i].interval == interval && l->tasks[i].wave == wave) {
+    if (l->tasks[i].interval == interval && l->tasks[i].wave == wave)
       total += l->tasks[i].tiles;
-      total_cost += l->tasks[i].tiles * scaled_cost(&l->tasks[i], scale);
-    }
   if (total == 0)
     return;
-  int tile = fresh(w);
-  if (!l->balance_cost) {
-    int total_value = fresh(w);
-    latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
-    latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
-  } else {
-    int cost_value = fresh(w), grid_wide = fresh(w), one = fresh(w), next_cta = fresh(w);
-    int low_scaled = fresh(w), high_scaled = fresh(w), low_bound = fresh(w), high_bound = fresh(w);
-    latch_text_put(t, "    %%v%d = arith.constant %lld : i64\n", cost_value, (long long)total_cost);
-    latch_text_put(t, "    %%v%d = arith.extui %%grid : i32 to i64\n", grid_wide);
-    latch_text_put(t, "    %%v%d = arith.constant 1 : i64\n", one);
-    latch_text_put(t, "    %%v%d = arith.addi %%cta_wide, %%v%d : i64\n", next_cta, one);
-    latch_text_put(t, "    %%v%d = arith.muli %%cta_wide, %%v%d : i64\n", low_scaled, cost_value);
-    latch_text_put(t, "    %%v%d = arith.muli %%v%d, %%v%d : i64\n", high_scaled, next_cta, cost_value);
-    latch_text_put(t, "    %%v%d = arith.divui %%v%d, %%v%d : i64\n", low_bound, low_scaled, grid_wide);
-    latch_text_put(t, "    %%v%d = arith.divui %%v%d, %%v%d : i64\n", high_bound, high_scaled, grid_wide);
-    int first = write_first_tile_at_cost(w, l, interval, wave, scale, low_bound);
-    int end = write_first_tile_at_cost(w, l, interval, wave, scale, high_bound);
-    int step = fresh(w);
-    latch_text_put(t, "    %%v%d = arith.constant 1 : i32\n", step);
-    latch_text_put(t, "    scf.for %%v%d = %%v%d to %%v%d step %%v%d : i32 {\n", tile, first, end, step);
-  }
+  int total_value = fresh(w), tile = fresh(w);
+  latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
+  latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
   size_t last = 0;
   for (size_t i = 0; i < l->task_count; ++i)
     if (l->tasks[i].interval == interval && l->tasks[i].wave == wave && l->tasks[i].tiles > 0)
@@ -937,7 +854,6 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.context = mlirOperationGetContext(module);
   l.staged = ((const lower_options *)options)->staged;
   l.min_ctas_per_sm = ((const lower_options *)options)->min_ctas_per_sm;
-  l.balance_cost = ((const lower_options *)options)->balance_cost;
   if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)
