@@ -2937,6 +2937,15 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
+/* Row `row`'s statistics (L, D) into stats [.., 2], written once: by the thread whose `lane` (its place
+ * among the threads that hold the row's values) is 0. */
+static void store_row_stats(gen *g, const tensor_ref *stats, int row, int lse, int row_dot, int lane) {
+  when_begin(g, cmpi(g, "eq", lane, ci64(g, 0), "i64"));
+  store_f32(g, stats, mulc(g, row, 2), lse);
+  store_f32(g, stats, addc(g, mulc(g, row, 2), 1), row_dot);
+  when_end(g);
+}
+
 /* The statistics on tensor cores: the forward's scores and online softmax without P v; the even warp
  * writes L = m + log(l) and D = do . o of rows r and r + 8 (the quad's lanes sum columns c, c + 4, ...). */
 static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
@@ -2972,10 +2981,7 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
       dot_part = fadd(g, dot_part, fmul(g, load_f32(g, d_o, index), load_f32(g, o, index)));
     }
     int row_dot = quad_combine(g, "arith.addf", dot_part);
-    when_begin(g, cmpi(g, "eq", w.c, ci64(g, 0), "i64"));
-    store_f32(g, stats, mulc(g, row, 2), lse);
-    store_f32(g, stats, addc(g, mulc(g, row, 2), 1), row_dot);
-    when_end(g);
+    store_row_stats(g, stats, row, lse, row_dot, w.c);
   }
   when_end(g);
   loop_end(g);
@@ -3161,10 +3167,7 @@ static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
   lane_row(g, d_o, mulc(g, row, hdv), hdv, r.lane, dov);
   lane_row(g, o, mulc(g, row, hdv), hdv, r.lane, ov);
   int row_dot = lane_dot(g, dov, ov, hdv);
-  when_begin(g, cmpi(g, "eq", r.lane, ci64(g, 0), "i64"));
-  store_f32(g, stats, mulc(g, row, 2), lse);
-  store_f32(g, stats, addc(g, mulc(g, row, 2), 1), row_dot);
-  when_end(g);
+  store_row_stats(g, stats, row, lse, row_dot, r.lane);
   attention_row_end(g);
   loop_end(g);
 }
