@@ -805,10 +805,15 @@ static bool record_manifest(lowerer *l) {
     return false;
   }
 
+  /* latch-lower-tasks sizes @latch_smem by the most that a task uses */
+  MlirAttribute shared = mlirOperationGetAttributeByName(l->gpu_module, mlirStringRefCreateFromCString(
+                                                                            "latch.dynamic_shared_bytes"));
+  int64_t shared_bytes =
+      !mlirAttributeIsNull(shared) && mlirAttributeIsAInteger(shared) ? mlirIntegerAttrGetValueInt(shared) : 0;
   latch_text t = {0};
   latch_text_put(&t,
-                 "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": 0,\n",
-                 BLOCK_THREADS);
+                 "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": %lld,\n",
+                 BLOCK_THREADS, (long long)shared_bytes);
   latch_text_put(&t, " \"arena_bytes\": %lld,\n \"intervals\": [", (long long)arena_bytes);
   for (int i = 0; i < l->interval_count; ++i) {
     latch_text_put(&t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");

@@ -102,6 +102,7 @@ typedef struct lowerer {
    * tasks took, and each pool's largest request in floats. */
   int current_interval, pool_interval, pool_next, pool_count;
   int64_t pool_floats[MAX_POOLS];
+  int64_t shared_floats; /* the most words of @latch_smem a task uses: the kernel's dynamic shared memory */
   int errors;
 } lowerer;
 
@@ -711,20 +712,27 @@ static void local_fill(gen *g, int array, int64_t n, int value) {
 
 /* ---- shared memory ------------------------------------------------------------------------------------ */
 
-/* One static block of shared memory, @latch_smem, serves every template that stages data (docs/device-abi.md
+/* One block of dynamic shared memory, @latch_smem, serves every template that stages data (docs/device-abi.md
  * "Shared memory"). A template writes it only after a CTA barrier, so the tile that ran before on the same
- * CTA has finished reading it; every thread of the CTA runs the same tiles, so the barriers match. */
+ * CTA has finished reading it; every thread of the CTA runs the same tiles, so the barriers match. Its size
+ * is the most that any task of the program uses (need_shared): the staging ring of the tensor-core products
+ * needs more than the 48 KiB that static shared memory allows, and programs without them keep more CTAs per
+ * SM. SHARED_FLOATS is the area every other template may use. */
 #define SHARED_FLOATS 12288
-#define SHARED_TEXT(n) #n
-#define SHARED_DECLARE(n)                                                                                      \
-  "  llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<" \
-  SHARED_TEXT(n) " x f32>\n"
-#define SHARED_GLOBAL SHARED_DECLARE(SHARED_FLOATS)
+#define SHARED_GLOBAL \
+  "  llvm.mlir.global external @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x f32>\n"
+#define SHARED_BYTES_ATTRIBUTE "latch.dynamic_shared_bytes"
 /* docs/device-abi.md: every CTA has 256 threads (templates that give each thread one fixed item rely on it). */
 #define CTA_THREADS 256
 #define WARPS (CTA_THREADS / 32)
 
+static void need_shared(gen *g, int64_t floats) {
+  if (g->l->shared_floats < floats)
+    g->l->shared_floats = floats;
+}
+
 static int shared_base(gen *g) {
+  need_shared(g, SHARED_FLOATS);
   if (g->shared < 0) {
     g->shared = fresh(g);
     latch_text_put(&g->entry, "    %%v%d = llvm.mlir.addressof @latch_smem : !llvm.ptr<3>\n", g->shared);
@@ -1138,10 +1146,16 @@ static void mma_bf16(gen *g, const int *a, const int *b, int *c) {
  * then two k16 steps of 16 mma each, the fragments loaded by ldmatrix. PTX fragment layout (lane =
  * 4 g + t): A word (g | g + 8, t | t + 4), B word (n = g, t | t + 4), accumulators (g | g + 8, 2 t + {0, 1}). Each output is one fp32 sum over k: in
  * chunks of 16 (the tensor core's own order) in increasing k, written by one thread. */
-#define MMA_DEPTH 32      /* steps of k per stage */
-#define MMA_ROW_WORDS 20  /* 16 words of pairs and 4 of padding per staged row */
+#define MMA_DEPTH 32                          /* steps of k per stage */
+#define MMA_ROW_WORDS (MMA_DEPTH / 2 + 4)     /* a staged i row: the stage's k as pairs, 4 words of padding */
+#define MMA_K_ROW_WORDS (MATMUL_TILE / 2 + 4) /* a staged k row: the tile's 128 i as pairs, 4 of padding */
 #define MMA_B_OFFSET (MATMUL_TILE * MMA_ROW_WORDS)
-_Static_assert(2 * MMA_B_OFFSET <= SHARED_FLOATS, "the staged bf16 A and B fit @latch_smem");
+#define MMA_BUFFER_WORDS (2 * MMA_B_OFFSET) /* one stage buffer: A's staged rows, then B's */
+#define MMA_STAGES 4                        /* stage buffers of the ring (product_accumulate_mma) */
+#define MMA_RING_WORDS (MMA_STAGES * MMA_BUFFER_WORDS)
+#define MMA_SPLIT_FLAG MMA_RING_WORDS /* the shared word of the split product's "last slice" flag */
+_Static_assert(MMA_DEPTH * MMA_K_ROW_WORDS <= MMA_B_OFFSET, "an operand staged by k rows fits its half");
+_Static_assert(MMA_BUFFER_WORDS <= SHARED_FLOATS, "the single-buffered pair stage fits @latch_smem");
 
 static bool product_uses_mma(const product_operand *a, const product_operand *b) {
   return a->t->dt == DT_BF16 && b->t->dt == DT_BF16;
@@ -1191,23 +1205,15 @@ static void product_stage_pairs(gen *g, const product_operand *side, int i0, int
   }
 }
 
-/* ---- staging bf16 operands with 16-byte loads ----
- * When the operand's tensor starts 16-byte aligned, each thread moves 8 consecutive bf16 of its contiguous
- * axis with one 128-bit load: along k (pairs as they lie, 4 words to one staged row), or along i (8
- * columns of rows k and k + 1, interleaved into the 8 pair words of 8 staged rows). A vector that leaves
- * the operand (its rows or its k range) or is not 16-byte aligned takes the per-element path instead, so
- * the staged words are those of product_stage_pairs in every case. */
+/* ---- staging bf16 operands by 16-byte copies ----
+ * When the operand's tensor starts 16-byte aligned and one of its axes is contiguous, a stage is staged
+ * as it lies in memory, 8 elements of the contiguous axis at a time (product_copy_stage), through a ring
+ * of MMA_STAGES buffers filled by cp.async ahead of the mma (product_accumulate_mma). Otherwise a stage is
+ * staged as pairs (k, k + 1) per word by product_stage_pairs, one buffer. */
 static bool stage_by_vectors(const product_operand *side) {
   const tensor_ref *t = side->t;
   return t->dt == DT_BF16 && t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % 16 == 0) &&
          (side->k_stride == 1 || side->i_stride == 1);
-}
-
-/* Words of 8 bf16 at element `index` of t (16-byte aligned) as vector<4xi32>. */
-static int load_vector(gen *g, const tensor_ref *t, int index) {
-  int address = element_address(g, t, index), r = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>", r, address);
-  return r;
 }
 
 static int vector_of(gen *g, const int *words) {
@@ -1221,30 +1227,16 @@ static int vector_of(gen *g, const int *words) {
   return v;
 }
 
-static int vector_word(gen *g, int v, int m) {
-  int r = fresh(g);
-  ln(g, "%%v%d = llvm.extractelement %%v%d[%%v%d : i32] : vector<4xi32>", r, v, ci32(g, m));
-  return r;
-}
-
-/* Eight bf16 at index, index + 1, ... as four pair words: one vector load when `whole` (every element
- * valid and the index 16-byte aligned), else element by element, valid[e] deciding whether element e is
- * read or 0. */
-static int load_eight(gen *g, const tensor_ref *t, int index, int whole, const int *valid) {
-  const char *type[1] = {"vector<4xi32>"};
-  int words;
-  if_begin(g, whole, 1, type, &words);
-  int fast = load_vector(g, t, index);
-  if_else(g, 1, &fast, type);
+/* Eight bf16 at index, index + 1, ... as four pair words, element by element: valid[e] decides whether
+ * element e is read or 0. */
+static int load_eight(gen *g, const tensor_ref *t, int index, const int *valid) {
   int w[4];
   for (int m = 0; m < 4; ++m) {
     int low = load_bf16_bits_if(g, t, valid[2 * m], addc(g, index, 2 * m));
     int high = load_bf16_bits_if(g, t, valid[2 * m + 1], addc(g, index, 2 * m + 1));
     w[m] = pair_word(g, low, high);
   }
-  int slow = vector_of(g, w);
-  if_end(g, 1, &slow, type);
-  return words;
+  return vector_of(g, w);
 }
 
 static int in_range(gen *g, int x, int lo, int hi) {
@@ -1255,62 +1247,45 @@ static int aligned8(gen *g, int index) {
   return cmpi(g, "eq", op2(g, "arith.andi", index, ci64(g, 7), "i64"), ci64(g, 0), "i64");
 }
 
-/* The two 8-element vectors of a stage that this thread moves (k contiguous: rows e / 4 of its two e;
- * i contiguous: rows k and k + 1 of its column chunk), loaded; product_store_vectors puts them in shared
- * memory. Vectors past hi read as zeros without touching memory, so the next stage may be loaded early. */
-static void product_load_vectors(gen *g, const product_operand *side, int i0, int k0, int hi, int *vectors) {
-  int seven = ci64(g, 7);
-  if (side->k_stride == 1) {
-    for (int q = 0; q < 2; ++q) {
-      int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
-      int i = add(g, i0, divc(g, e, 4)), k = add(g, k0, mulc(g, remc(g, e, 4), 8));
+/* Stage [k0, k0 + MMA_DEPTH) of `side` for i in [i0, i0 + 128) into the shared words at `offset`, as it
+ * lies in memory: 16-byte chunks of 8 elements along the operand's contiguous axis, MMA_DEPTH / 16 per
+ * thread. k contiguous: staged i rows of MMA_ROW_WORDS (chunk e: row e / 4, k chunk e % 4); i contiguous:
+ * staged k rows of MMA_K_ROW_WORDS (chunk e: k row e / 16, i chunk e % 16), read back by ldmatrix .trans.
+ * A chunk inside the operand and 16-byte aligned is one cp.async (its group is waited for by the stage
+ * loop); any other is read element by element (0 outside the operand) and stored at once. */
+static void product_copy_stage(gen *g, const product_operand *side, int i0, int k0, int hi, int offset) {
+  bool k_contiguous = side->k_stride == 1;
+  int64_t per_row = k_contiguous ? MMA_DEPTH / 8 : MATMUL_TILE / 8;
+  for (int q = 0; q < MATMUL_TILE * MMA_DEPTH / 8 / CTA_THREADS; ++q) {
+    int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
+    int row = divc(g, e, per_row), chunk = mulc(g, remc(g, e, per_row), 8);
+    int word = add(g, mulc(g, row, k_contiguous ? MMA_ROW_WORDS : MMA_K_ROW_WORDS), divc(g, chunk, 2));
+    int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, k0, k_contiguous ? chunk : row);
+    int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
+    int valid[8], whole;
+    if (k_contiguous) {
       int row_ok = in_range(g, i, side->i_lo, side->i_hi);
-      int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), k));
-      int whole = op2(g, "arith.andi", op2(g, "arith.andi", row_ok, cmpi(g, "slt", add(g, k, seven), hi, "i64"), "i1"),
-                      aligned8(g, index), "i1");
-      int valid[8];
+      whole = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, 7), hi, "i64"), "i1");
       for (int m = 0; m < 8; ++m)
         valid[m] = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, m), hi, "i64"), "i1");
-      vectors[q] = load_eight(g, side->t, index, whole, valid);
+    } else {
+      int k_ok = cmpi(g, "slt", k, hi, "i64");
+      whole = op2(g, "arith.andi", op2(g, "arith.andi", k_ok, cmpi(g, "sge", i, side->i_lo, "i64"), "i1"),
+                  cmpi(g, "slt", addc(g, i, 7), side->i_hi, "i64"), "i1");
+      for (int m = 0; m < 8; ++m)
+        valid[m] = op2(g, "arith.andi", k_ok, in_range(g, addc(g, i, m), side->i_lo, side->i_hi), "i1");
     }
-    return;
-  }
-  int kp = remc(g, g->tid, MMA_DEPTH / 2), chunk = divc(g, g->tid, MMA_DEPTH / 2);
-  int i = add(g, i0, mulc(g, chunk, 8)), k = add(g, k0, mulc(g, kp, 2));
-  int cols_ok = op2(g, "arith.andi", cmpi(g, "sge", i, side->i_lo, "i64"), cmpi(g, "slt", add(g, i, seven), side->i_hi, "i64"), "i1");
-  for (int h = 0; h < 2; ++h) {
-    int row_ok = cmpi(g, "slt", addc(g, k, h), hi, "i64");
-    int index = add(g, side->base, add(g, mulc(g, addc(g, k, h), side->k_stride), i));
-    int whole = op2(g, "arith.andi", op2(g, "arith.andi", row_ok, cols_ok, "i1"), aligned8(g, index), "i1");
-    int valid[8];
-    for (int m = 0; m < 8; ++m)
-      valid[m] = op2(g, "arith.andi", row_ok, in_range(g, addc(g, i, m), side->i_lo, side->i_hi), "i1");
-    vectors[h] = load_eight(g, side->t, index, whole, valid);
-  }
-}
-
-/* k contiguous: each vector is 4 words of its staged row (one 16-byte store); i contiguous: the two rows'
- * columns interleave into the 8 pair words (k, k + 1) of staged rows 8 chunk .. 8 chunk + 7. */
-static void product_store_vectors(gen *g, const product_operand *side, const int *vectors, int64_t offset) {
-  if (side->k_stride == 1) {
-    for (int q = 0; q < 2; ++q) {
-      int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
-      int word = add(g, mulc(g, divc(g, e, 4), MMA_ROW_WORDS), mulc(g, remc(g, e, 4), 4)), address = fresh(g);
-      ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
-         shared_base(g), addc(g, word, offset));
-      ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>", vectors[q], address);
-    }
-    return;
-  }
-  int kp = remc(g, g->tid, MMA_DEPTH / 2), chunk = divc(g, g->tid, MMA_DEPTH / 2);
-  int low_mask = ci32(g, 0xffff), high_mask = ci32(g, (int32_t)0xffff0000u), sixteen = ci32(g, 16);
-  for (int m = 0; m < 8; ++m) {
-    int a = vector_word(g, vectors[0], m / 2), b = vector_word(g, vectors[1], m / 2), word;
-    if (m % 2 == 0)
-      word = op2(g, "arith.ori", op2(g, "arith.andi", a, low_mask, "i32"), op2(g, "arith.shli", b, sixteen, "i32"), "i32");
-    else
-      word = op2(g, "arith.ori", op2(g, "arith.shrui", a, sixteen, "i32"), op2(g, "arith.andi", b, high_mask, "i32"), "i32");
-    shared_store_as(g, addc(g, add(g, mulc(g, addc(g, mulc(g, chunk, 8), m), MMA_ROW_WORDS), kp), offset), word, "i32");
+    whole = op2(g, "arith.andi", whole, aligned8(g, index), "i1");
+    int address = fresh(g);
+    ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
+       shared_base(g), add(g, word, offset));
+    when_begin(g, whole);
+    ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+       element_address(g, side->t, index));
+    otherwise(g);
+    ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>",
+       load_eight(g, side->t, index, valid), address);
+    when_end(g);
   }
 }
 
@@ -1329,81 +1304,96 @@ static mma_lane mma_lane_of(gen *g) {
 /* Four 8 x 8 matrices of b16 from shared memory (ldmatrix .x4): lane L gives word `word` (16-byte
  * aligned), the start of row L % 8 of matrix L / 8; out[j] is the lane's word of matrix j (row lane / 4,
  * word lane % 4 of that row): the fragment layout of mma. */
-static void ldmatrix4(gen *g, int word, int *out) {
+static void ldmatrix4(gen *g, int word, bool transposed, int *out) {
   int address = fresh(g), r = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
      shared_base(g), word);
-  ln(g, "%%v%d = nvvm.ldmatrix %%v%d {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, "
+  ln(g, "%%v%d = nvvm.ldmatrix %%v%d {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<%s>, "
         "num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> "
         "!llvm.struct<(i32, i32, i32, i32)>",
-     r, address);
+     r, address, transposed ? "col" : "row");
   for (int j = 0; j < 4; ++j) {
     out[j] = fresh(g);
     ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(i32, i32, i32, i32)>", out[j], r, j);
   }
 }
 
-/* One k16 step of the warp's 4 x 4 mma tiles from the staged words (step 0 or 1 of the stage). The
- * fragments come by ldmatrix: for B, matrices (columns 8 nt.., words 0-3), (the same, words 4-7), then
- * the same for nt + 1; for A, (rows 16 mt.., words 0-3), (rows + 8), (words 4-7), (rows + 8, words 4-7):
- * the words the fragment layout names (the staged rows are 80 bytes apart, so each phase of 8 rows hits
- * 32 different banks). */
-static void product_mma_step(gen *g, const mma_lane *w, int step, int *acc) {
-  int words = 8 * step;
+/* One k16 step of the warp's 4 x 4 mma tiles from the stage buffer at word `buffer`. An operand staged
+ * by i rows (k_rows false: the stage's k as pairs along a row) gives its fragments by ldmatrix: for B,
+ * matrices (columns 8 nt.., k 0-7), (the same, k 8-15), then the same for nt + 1; for A, (rows 16 mt..,
+ * k 0-7), (rows + 8), (k 8-15), (rows + 8, k 8-15): the words the fragment layout names. An operand
+ * staged by k rows (i contiguous) gives the same matrices by ldmatrix .trans from 8 k rows of 8 i each.
+ * Staged i rows are 80 bytes apart and k rows 272, so each phase of 8 rows hits 32 different banks. */
+static void product_mma_step(gen *g, const mma_lane *w, bool a_k_rows, bool b_k_rows, int buffer, int step,
+                             int *acc) {
   int lane = remc(g, g->tid, 32), matrix = divc(g, lane, 8), row8 = remc(g, lane, 8);
+  int low = remc(g, matrix, 2), high = divc(g, matrix, 2); /* the matrix's two halves of the x4 */
   /* B's fragments of the step first, then A's per row of mma tiles: 8 + 4 words live, not 8 + 16 */
   int af[4], bf[4][2];
   for (int pair = 0; pair < 2; ++pair) {
-    int col = add(g, add(g, w->col, row8), mulc(g, addc(g, divc(g, matrix, 2), 2 * pair), 8));
-    int word = add(g, mulc(g, col, MMA_ROW_WORDS), mulc(g, remc(g, matrix, 2), 4));
+    int col = add(g, w->col, mulc(g, addc(g, high, 2 * pair), 8)), word;
+    if (b_k_rows)
+      word = add(g, mulc(g, add(g, addc(g, mulc(g, low, 8), 16 * step), row8), MMA_K_ROW_WORDS), divc(g, col, 2));
+    else
+      word = add(g, mulc(g, add(g, col, row8), MMA_ROW_WORDS), addc(g, mulc(g, low, 4), 8 * step));
     int out[4];
-    ldmatrix4(g, addc(g, word, words + MMA_B_OFFSET), out);
+    ldmatrix4(g, add(g, word, addc(g, buffer, MMA_B_OFFSET)), b_k_rows, out);
     bf[2 * pair][0] = out[0];
     bf[2 * pair][1] = out[1];
     bf[2 * pair + 1][0] = out[2];
     bf[2 * pair + 1][1] = out[3];
   }
   for (int mt = 0; mt < 4; ++mt) {
-    int row = add(g, add(g, w->row, row8), addc(g, mulc(g, remc(g, matrix, 2), 8), 16 * mt));
-    int word = add(g, mulc(g, row, MMA_ROW_WORDS), mulc(g, divc(g, matrix, 2), 4));
-    ldmatrix4(g, addc(g, word, words), af);
+    int row = add(g, w->row, addc(g, mulc(g, low, 8), 16 * mt)), word;
+    if (a_k_rows)
+      word = add(g, mulc(g, add(g, addc(g, mulc(g, high, 8), 16 * step), row8), MMA_K_ROW_WORDS), divc(g, row, 2));
+    else
+      word = add(g, mulc(g, add(g, row, row8), MMA_ROW_WORDS), addc(g, mulc(g, high, 4), 8 * step));
+    ldmatrix4(g, add(g, word, buffer), a_k_rows, af);
     for (int nt = 0; nt < 4; ++nt)
       mma_bf16(g, af, bf[nt], &acc[(mt * 4 + nt) * 4]);
   }
 }
 
-/* Carried by the prefetching stage loop: the accumulators, then the next stage's four vectors. */
-static const char *const prefetch_types[PRODUCT_ACCUMULATORS + 4] = {
-#define F8 "f32", "f32", "f32", "f32", "f32", "f32", "f32", "f32"
-    F8, F8, F8, F8, F8, F8, F8, F8,
-#undef F8
-    "vector<4xi32>", "vector<4xi32>", "vector<4xi32>", "vector<4xi32>",
-};
+/* Stage s of [lo, hi) (k from lo + s MMA_DEPTH) of both operands into ring buffer `buffer`, when it is
+ * inside [lo, hi); one cp.async group either way, so that the groups count stages. */
+static void product_copy_ring_stage(gen *g, const product_operand *a, const product_operand *b, int row0,
+                                    int col0, int k, int hi, int buffer) {
+  when_begin(g, cmpi(g, "slt", k, hi, "i64"));
+  product_copy_stage(g, a, row0, k, hi, buffer);
+  product_copy_stage(g, b, col0, k, hi, addc(g, buffer, MMA_B_OFFSET));
+  when_end(g);
+  ln(g, "nvvm.cp.async.commit.group");
+}
 
 static void product_accumulate_mma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                    int lo, int hi, const int *acc_in, int *acc_out) {
   mma_lane w = mma_lane_of(g);
   if (stage_by_vectors(a) && stage_by_vectors(b)) {
-    /* Both operands by vectors: the loads of stage s + 1 are issued before the mma of stage s (carried in
-     * registers), so their latency hides behind the tensor cores. */
-    int init[PRODUCT_ACCUMULATORS + 4], args[PRODUCT_ACCUMULATORS + 4], results[PRODUCT_ACCUMULATORS + 4];
-    int next[PRODUCT_ACCUMULATORS + 4];
-    memcpy(init, acc_in, sizeof(int) * PRODUCT_ACCUMULATORS);
-    product_load_vectors(g, a, row0, lo, hi, &init[PRODUCT_ACCUMULATORS]);
-    product_load_vectors(g, b, col0, lo, hi, &init[PRODUCT_ACCUMULATORS + 2]);
-    int k0 = for_begin(g, lo, hi, ci64(g, MMA_DEPTH), PRODUCT_ACCUMULATORS + 4, init, prefetch_types, args, results);
+    /* A ring of MMA_STAGES buffers: stages 0 .. S - 2 are copied before the loop; iteration s waits for
+     * its own stage's group (at most S - 2 younger ones pending), and after one CTA barrier (every
+     * thread's copies of stage s landed; every warp done with the buffer of stage s - 1) copies stage
+     * s + S - 1 into that buffer, then runs the mma of stage s: the copies run S - 1 stages ahead. */
+    need_shared(g, MMA_RING_WORDS);
+    bool a_k_rows = a->k_stride != 1, b_k_rows = b->k_stride != 1;
     sync_threads(g);
-    product_store_vectors(g, a, &args[PRODUCT_ACCUMULATORS], 0);
-    product_store_vectors(g, b, &args[PRODUCT_ACCUMULATORS + 2], MMA_B_OFFSET);
+    int first = loop_begin(g, ci64(g, 0), ci64(g, MMA_STAGES - 1), ci64(g, 1));
+    product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, first, MMA_DEPTH)), hi,
+                            mulc(g, first, MMA_BUFFER_WORDS));
+    loop_end(g);
+    int stage_acc[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
+    int k0 = for_begin(g, lo, hi, ci64(g, MMA_DEPTH), PRODUCT_ACCUMULATORS, acc_in, f32_types, stage_acc, acc_out);
+    int stage = divc(g, sub(g, k0, lo), MMA_DEPTH);
+    ln(g, "nvvm.cp.async.wait.group %d", MMA_STAGES - 2);
     sync_threads(g);
-    int k1 = addc(g, k0, MMA_DEPTH);
-    product_load_vectors(g, a, row0, k1, hi, &next[PRODUCT_ACCUMULATORS]);
-    product_load_vectors(g, b, col0, k1, hi, &next[PRODUCT_ACCUMULATORS + 2]);
-    memcpy(next, args, sizeof(int) * PRODUCT_ACCUMULATORS);
+    int ahead = addc(g, stage, MMA_STAGES - 1);
+    product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, ahead, MMA_DEPTH)), hi,
+                            mulc(g, remc(g, ahead, MMA_STAGES), MMA_BUFFER_WORDS));
+    int current = mulc(g, remc(g, stage, MMA_STAGES), MMA_BUFFER_WORDS);
+    memcpy(next, stage_acc, sizeof(next));
     for (int step = 0; step < MMA_DEPTH / 16; ++step)
-      product_mma_step(g, &w, step, next);
-    for_end(g, PRODUCT_ACCUMULATORS + 4, next, prefetch_types);
-    memcpy(acc_out, results, sizeof(int) * PRODUCT_ACCUMULATORS);
+      product_mma_step(g, &w, a_k_rows, b_k_rows, current, step, next);
+    for_end(g, PRODUCT_ACCUMULATORS, next, f32_types);
     return;
   }
   int stage_acc[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
@@ -1413,8 +1403,9 @@ static void product_accumulate_mma(gen *g, const product_operand *a, const produ
   product_stage_pairs(g, b, col0, k0, hi, MMA_B_OFFSET);
   sync_threads(g);
   memcpy(next, stage_acc, sizeof(next));
+  int start = ci64(g, 0);
   for (int step = 0; step < MMA_DEPTH / 16; ++step)
-    product_mma_step(g, &w, step, next);
+    product_mma_step(g, &w, false, false, start, step, next);
   for_end(g, PRODUCT_ACCUMULATORS, next, f32_types);
 }
 
@@ -1569,7 +1560,8 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
     }
     ln(g, "llvm.fence syncscope(\"device\") release");
     int counter = scratch_address(g, arrivals, tile, "i32");
-    int last = arrived_last(g, counter, slices, ci64(g, SHARED_FLOATS - 1));
+    need_shared(g, MMA_SPLIT_FLAG + 1);
+    int last = arrived_last(g, counter, slices, ci64(g, MMA_SPLIT_FLAG));
     when_begin(g, last);
     int args[PRODUCT_ACCUMULATORS], sums[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
     int s = for_begin(g, ci64(g, 0), ci64(g, slices), ci64(g, 1), PRODUCT_ACCUMULATORS, zero, f32_types, args, sums);
@@ -4240,7 +4232,13 @@ static bool find_parts(lowerer *l) {
   return true;
 }
 
-/* @latch_smem in gpu.module @latch, once. */
+/* @latch_smem in gpu.module @latch, once; its size, the most shared words a task uses, in the attribute
+ * latch.dynamic_shared_bytes of the gpu.module (latch-lower-intervals writes it into the manifest). */
+static void record_shared_bytes(lowerer *l) {
+  MlirAttribute bytes = mlirIntegerAttrGet(mlirIntegerTypeGet(l->context, 64), (l->shared_floats * 4 + 15) / 16 * 16);
+  mlirOperationSetAttributeByName(l->gpu_module, str(SHARED_BYTES_ATTRIBUTE), bytes);
+}
+
 static bool add_shared_memory(lowerer *l) {
   if (symbol_taken(l, "latch_smem"))
     return true;
@@ -4287,8 +4285,10 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
           l.current_interval = l.schedule.interval[i];
           lower_task(&l, l.schedule.ops[i], index++);
         }
-      if (planned && !l.errors)
+      if (planned && !l.errors) {
         write_pools(&l);
+        record_shared_bytes(&l);
+      }
       mlirSymbolTableDestroy(l.symbols);
     }
   } else if (!binds_ready) {

@@ -86,7 +86,7 @@ func.func @matmul_small_warp(%a: tensor<2x5x40xf32>, %b: tensor<2x40x7xf32>) -> 
 // of A and of B (zero outside the operands) into @latch_smem, then after a second barrier runs 8 steps of
 // 8 x 8 outer products (16 shared loads, 64 multiply-adds); each output inside [200, 300] is stored once.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: llvm.mlir.global internal @latch_smem()
+// CHECK: llvm.mlir.global external @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x f32>
 // CHECK: func.func @task_body_0(
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @latch_smem : !llvm.ptr<3>
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c6_i64 step %c6_i64 : i64 {
@@ -112,13 +112,14 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // task.grouped_matmul: the groups of the tile's first and last rows (the number of ends[g] <= row) bound a
 // loop over groups; each runs the tiled product with the other groups' rows reading as zero, carrying the
 // 64 accumulators; rows past ends[G-1] are in no group and give 0. bf16 operands: the product runs on
-// tensor cores, 32 steps of k per stage staged as bf16 pairs: x (k contiguous) by 16-byte loads of 8 k
-// stored as 4 words of a staged row, w (columns contiguous) by 16-byte loads of 8 columns of rows k and
-// k + 1 interleaved into 8 words; a vector that leaves the operand takes i16 loads packed into i32 words;
-// then two k16 steps of 16 mma.sync.m16n8k16 each, their fragments loaded by ldmatrix .x4 (two for B's
-// four column tiles, then one per row of A's tiles, four mma after each).
-// CHECK-LABEL: gpu.module @latch
-// CHECK: llvm.mlir.global internal @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<12288 x f32>
+// tensor cores, 32 steps of k per stage, staged as they lie in memory through a ring of 4 buffers in
+// dynamic shared memory: 16-byte chunks of x (k contiguous) and of w (columns contiguous) by cp.async
+// when inside the operand and aligned, otherwise by i16 loads stored at once; stages 0-2 before the stage
+// loop, each iteration waiting for its stage's group (2 younger ones pending), one barrier, the copies of
+// the stage 3 ahead, then two k16 steps of 16 mma.sync.m16n8k16, the fragments by ldmatrix .x4 (.trans
+// for w's k rows: two for B's four column tiles, then one per row of A's tiles, four mma after each).
+// CHECK-LABEL: gpu.module @latch attributes {latch.dynamic_shared_bytes = 81920 : i64}
+// CHECK: llvm.mlir.global external @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x f32>
 // CHECK: func.func @task_body_0(
 // CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
 // CHECK: arith.cmpi sle
@@ -126,26 +127,28 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK: %[[END0:.*]] = arith.addi %[[LAST]], %c1_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %[[END0]], %c3_i64 : i64
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1_i64 iter_args({{.*}}) -> (f32, {{.*}}) : i64 {
-// The first stage's vectors are loaded before the stage loop, which carries the next stage's four
-// vectors beside the 64 accumulators: store, barrier, load the next stage, then the mma.
-// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: nvvm.barrier0
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 : i64 {
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i16
-// CHECK: arith.shli %{{.*}}, %c16_i32 : i32
-// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK: %{{.*}}:68 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>) : i64 {
-// CHECK: nvvm.barrier0
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
-// CHECK: arith.shrui %{{.*}}, %c16_i32 : i32
-// CHECK-COUNT-7: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
-// CHECK: nvvm.barrier0
-// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK-COUNT-3: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK-NEXT: arith.subi
+// CHECK-NEXT: arith.divui
+// CHECK-NEXT: nvvm.cp.async.wait.group 2
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-COUNT-4: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: nvvm.barrier0
+// CHECK-COUNT-2: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-31: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: scf.yield
 // CHECK: sym_name = "grouped_matmul"
 func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends: tensor<3xi32>) -> tensor<20x12xf32> {
   %y = "task.grouped_matmul"(%x, %w, %ends) : (tensor<20x8xbf16>, tensor<3x8x12xbf16>, tensor<3xi32>) -> tensor<20x12xf32>
@@ -818,7 +821,7 @@ func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf3
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
 // CHECK: %[[BEGIN:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
-// CHECK: %[[SUM:.*]]:68 = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c32_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
+// CHECK: %[[SUM:.*]]:64 = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c32_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
 // CHECK: nvvm.mma.sync
 // CHECK: %[[R:.*]] = arith.truncf %[[SUM]]#0 : f32 to bf16
 // CHECK: llvm.store %[[R]]
