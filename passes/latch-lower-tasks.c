@@ -1409,18 +1409,44 @@ static void product_accumulate_mma(gen *g, const product_operand *a, const produ
   for_end(g, PRODUCT_ACCUMULATORS, next, f32_types);
 }
 
+/* f32 values lo, hi into elements index, index + 1 of the f32 tensor t with one 8-byte store (index even). */
+static void store_f32_pair(gen *g, const tensor_ref *t, int index, int lo, int hi) {
+  int v = fresh(g), with_lo = fresh(g), pair = fresh(g);
+  ln(g, "%%v%d = llvm.mlir.poison : vector<2xf32>", v);
+  ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<2xf32>", with_lo, lo, v, ci32(g, 0));
+  ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<2xf32>", pair, hi, with_lo, ci32(g, 1));
+  ln(g, "llvm.store %%v%d, %%v%d {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>", pair,
+     element_address(g, t, index));
+}
+
+/* The warp's accumulators into out: registers 2h and 2h + 1 of a tile are columns col, col + 1 of one row,
+ * stored by one 8-byte store when out is f32 (8-byte aligned), both columns are inside and the element
+ * index is even; otherwise element by element, each inside rows x cols. */
 static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
                               int64_t cols, const int *acc) {
   mma_lane w = mma_lane_of(g);
+  bool pairs = out->dt == DT_F32 && out->kind != PLACE_CONST && (out->kind != PLACE_ARENA || out->where % 8 == 0);
   for (int mt = 0; mt < 4; ++mt)
     for (int nt = 0; nt < 4; ++nt)
-      for (int r = 0; r < 4; ++r) {
-        int row = add(g, add(g, row0, add(g, w.row, w.g)), ci64(g, 16 * mt + (r & 2 ? 8 : 0)));
-        int col = add(g, add(g, col0, add(g, w.col, mulc(g, w.t, 2))), ci64(g, 8 * nt + (r & 1)));
-        when_begin(g, op2(g, "arith.andi", cmpi(g, "slt", row, ci64(g, rows), "i64"),
-                          cmpi(g, "slt", col, ci64(g, cols), "i64"), "i1"));
-        store_f32(g, out, add(g, out_base, add(g, mulc(g, row, cols), col)), acc[(mt * 4 + nt) * 4 + r]);
-        when_end(g);
+      for (int h = 0; h < 2; ++h) {
+        int row = add(g, add(g, row0, add(g, w.row, w.g)), ci64(g, 16 * mt + 8 * h));
+        int col = add(g, add(g, col0, add(g, w.col, mulc(g, w.t, 2))), ci64(g, 8 * nt));
+        int index = add(g, out_base, add(g, mulc(g, row, cols), col)), row_ok = cmpi(g, "slt", row, ci64(g, rows), "i64");
+        const int *value = &acc[(mt * 4 + nt) * 4 + 2 * h];
+        if (pairs) {
+          int both = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, 1), ci64(g, cols), "i64"), "i1");
+          int even = cmpi(g, "eq", op2(g, "arith.andi", index, ci64(g, 1), "i64"), ci64(g, 0), "i64");
+          when_begin(g, op2(g, "arith.andi", both, even, "i1"));
+          store_f32_pair(g, out, index, value[0], value[1]);
+          otherwise(g);
+        }
+        for (int e = 0; e < 2; ++e) {
+          when_begin(g, op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, e), ci64(g, cols), "i64"), "i1"));
+          store_f32(g, out, addc(g, index, e), value[e]);
+          when_end(g);
+        }
+        if (pairs)
+          when_end(g);
       }
 }
 
