@@ -959,6 +959,75 @@ static void gen_map(gen *g, task_io *io) {
 }
 
 /* One element converted from x's dtype to y's (docs/task-dialect.md task.convert). */
+/* ---- element-wise tasks by vectors ----
+ * A copy whose source runs lie contiguous (a reshape; a transpose that keeps the last axis; the rows of a
+ * gather) or a conversion between f32 and bf16 moves whole vectors of consecutive elements when both
+ * tensors start 16-byte aligned and the vector length divides the runs: the same tiles of
+ * ELEMENTWISE_TILE elements, each thread loading VECTOR_UNROLL vectors before it stores them. Each element
+ * gets the bits it gets alone. */
+#define VECTOR_UNROLL 4
+
+/* The vector (of vector_tiles' `type`) of the elements that output element `first` starts, loaded; and
+ * its store. */
+typedef int (*vector_load_fn)(gen *g, const task_io *io, const void *context, int first);
+typedef void (*vector_store_fn)(gen *g, const task_io *io, const void *context, int first, int value);
+
+static bool vector_aligned(const tensor_ref *t) {
+  return t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % 16 == 0);
+}
+
+static void vector_tiles(gen *g, const task_io *io, const void *context, int64_t per_vector, const char *type,
+                         vector_load_fn load, vector_store_fn store) {
+  const char *types[1] = {type};
+  int64_t n = io->out[0].elements;
+  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
+  int lo = mulc(g, vt, ELEMENTWISE_TILE);
+  int count = divc(g, sub(g, mini(g, addc(g, lo, ELEMENTWISE_TILE), ci64(g, n)), lo), per_vector);
+  int q = loop_begin(g, ci64(g, 0), count, ci64(g, CTA_THREADS * VECTOR_UNROLL));
+  int first[VECTOR_UNROLL], valid[VECTOR_UNROLL], values[VECTOR_UNROLL];
+  for (int u = 0; u < VECTOR_UNROLL; ++u) {
+    int j = add(g, q, addc(g, g->tid, (int64_t)u * CTA_THREADS));
+    valid[u] = cmpi(g, "slt", j, count, "i64");
+    first[u] = add(g, lo, mulc(g, j, per_vector));
+    if_begin(g, valid[u], 1, types, &values[u]);
+    int loaded = load(g, io, context, first[u]);
+    if_else(g, 1, &loaded, types);
+    int none = fresh(g);
+    ln(g, "%%v%d = llvm.mlir.poison : %s", none, type);
+    if_end(g, 1, &none, types);
+  }
+  for (int u = 0; u < VECTOR_UNROLL; ++u) {
+    when_begin(g, valid[u]);
+    store(g, io, context, first[u], values[u]);
+    when_end(g);
+  }
+  loop_end(g);
+  loop_end(g);
+}
+
+/* `type` at element `index` of t (16-byte aligned), and the store of one. */
+static int load_vector_as(gen *g, const tensor_ref *t, int index, const char *type) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d {alignment = 16 : i64} : !llvm.ptr<1> -> %s", r, element_address(g, t, index), type);
+  return r;
+}
+
+static void store_vector_as(gen *g, const tensor_ref *t, int index, int value, const char *type) {
+  ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : %s, !llvm.ptr<1>", value, element_address(g, t, index),
+     type);
+}
+
+/* A copy's elements per 16-byte vector (moved as vector<4xi32>), or 0 when it cannot go by vectors. */
+static int64_t copy_vector_elements(const tensor_ref *x, const tensor_ref *y, int64_t run) {
+  int64_t per_vector = 16 / dtype_bytes(y->dt);
+  return vector_aligned(x) && vector_aligned(y) && x->dt == y->dt && run % per_vector == 0 ? per_vector : 0;
+}
+
+static void copy_vector_store(gen *g, const task_io *io, const void *context, int first, int value) {
+  (void)context;
+  store_vector_as(g, &io->out[0], first, value, "vector<4xi32>");
+}
+
 static int convert_value(gen *g, int value, dtype from, dtype to) {
   if (from == to)
     return value;
@@ -983,8 +1052,30 @@ static void convert_finish(gen *g, const task_io *io, const void *context, int i
   store_raw(g, &io->out[0], i, convert_value(g, values[0], io->in[0].dt, io->out[0].dt));
 }
 
+/* f32 <-> bf16 by vectors of 8 (arith.truncf rounds each to nearest even, as convert_value does). */
+static int convert_vector_load(gen *g, const task_io *io, const void *context, int first) {
+  (void)context;
+  bool narrowing = io->in[0].dt == DT_F32;
+  int x = load_vector_as(g, &io->in[0], first, narrowing ? "vector<8xf32>" : "vector<8xbf16>"), r = fresh(g);
+  ln(g, "%%v%d = arith.%s %%v%d : %s", r, narrowing ? "truncf" : "extf", x,
+     narrowing ? "vector<8xf32> to vector<8xbf16>" : "vector<8xbf16> to vector<8xf32>");
+  return r;
+}
+
+static void convert_vector_store(gen *g, const task_io *io, const void *context, int first, int value) {
+  (void)context;
+  store_vector_as(g, &io->out[0], first, value, io->out[0].dt == DT_BF16 ? "vector<8xbf16>" : "vector<8xf32>");
+}
+
 static void gen_convert(gen *g, task_io *io) {
-  elementwise_tiles(g, io, NULL, io->out[0].elements, 1, first_input_load, convert_finish);
+  const tensor_ref *x = &io->in[0], *y = &io->out[0];
+  bool by_vectors = ((x->dt == DT_F32 && y->dt == DT_BF16) || (x->dt == DT_BF16 && y->dt == DT_F32)) &&
+                    vector_aligned(x) && vector_aligned(y) && y->elements % 8 == 0;
+  if (by_vectors)
+    vector_tiles(g, io, NULL, 8, y->dt == DT_BF16 ? "vector<8xbf16>" : "vector<8xf32>", convert_vector_load,
+                 convert_vector_store);
+  else
+    elementwise_tiles(g, io, NULL, y->elements, 1, first_input_load, convert_finish);
 }
 
 /* y[i] = x[j] where y's coordinates of i, permuted back, are x's coordinates of j. */
@@ -993,8 +1084,8 @@ typedef struct transpose_context {
   int64_t perm[MAX_RANK];
 } transpose_context;
 
-static void transpose_load(gen *g, const task_io *io, const void *context, int i, int *values) {
-  const transpose_context *t = context;
+/* The element of x that output element i of a transpose comes from. */
+static int transpose_source(gen *g, const task_io *io, const transpose_context *t, int i) {
   const tensor_ref *y = &io->out[0];
   int rest = i, from = ci64(g, 0);
   for (int d = y->rank - 1; d >= 0; --d) {
@@ -1003,7 +1094,15 @@ static void transpose_load(gen *g, const task_io *io, const void *context, int i
       rest = divc(g, rest, y->dims[d]);
     from = add(g, from, mulc(g, coordinate, t->x_stride[t->perm[d]]));
   }
-  values[0] = load_raw(g, &io->in[0], from);
+  return from;
+}
+
+static void transpose_load(gen *g, const task_io *io, const void *context, int i, int *values) {
+  values[0] = load_raw(g, &io->in[0], transpose_source(g, io, context, i));
+}
+
+static int transpose_vector_load(gen *g, const task_io *io, const void *context, int first) {
+  return load_vector_as(g, &io->in[0], transpose_source(g, io, context, first), "vector<4xi32>");
 }
 
 /* Stores the one loaded value unchanged (transpose, reshape). */
@@ -1020,16 +1119,30 @@ static void gen_transpose(gen *g, task_io *io, MlirOperation op) {
     t.x_stride[d] = size;
     size *= x->dims[d];
   }
-  for (int d = 0; d < io->out[0].rank; ++d)
+  int rank = io->out[0].rank;
+  for (int d = 0; d < rank; ++d)
     t.perm[d] = latch_transpose_perm_at(op, d);
-  elementwise_tiles(g, io, &t, io->out[0].elements, 1, transpose_load, copy_finish);
+  int64_t per_vector = rank && t.perm[rank - 1] == rank - 1 ? copy_vector_elements(x, &io->out[0], last_dim(x)) : 0;
+  if (per_vector)
+    vector_tiles(g, io, &t, per_vector, "vector<4xi32>", transpose_vector_load, copy_vector_store);
+  else
+    elementwise_tiles(g, io, &t, io->out[0].elements, 1, transpose_load, copy_finish);
 }
 
 /* A copy when the planner did not put y over x (then nothing to do). */
+static int reshape_vector_load(gen *g, const task_io *io, const void *context, int first) {
+  (void)context;
+  return load_vector_as(g, &io->in[0], first, "vector<4xi32>");
+}
+
 static void gen_reshape(gen *g, task_io *io) {
   if (places_equal(&io->in[0], &io->out[0]))
     return;
-  elementwise_tiles(g, io, NULL, io->out[0].elements, 1, first_input_load, copy_finish);
+  int64_t per_vector = copy_vector_elements(&io->in[0], &io->out[0], io->out[0].elements);
+  if (per_vector)
+    vector_tiles(g, io, NULL, per_vector, "vector<4xi32>", reshape_vector_load, copy_vector_store);
+  else
+    elementwise_tiles(g, io, NULL, io->out[0].elements, 1, first_input_load, copy_finish);
 }
 
 typedef struct adamw_context {
@@ -2149,8 +2262,26 @@ static void gather_finish(gen *g, const task_io *io, const void *context, int i,
   store_raw(g, y, i, sel(g, values[1], values[0], cbits(g, y->dt, 0), dtype_name(y->dt)));
 }
 
+/* A vector of row id's row (zeros for an id outside the table, as gather_load). */
+static int gather_vector_load(gen *g, const task_io *io, const void *context, int first) {
+  (void)context;
+  const tensor_ref *table = &io->in[0], *ids = &io->in[1];
+  int64_t v = dim(table, 0), d = dim(table, 1);
+  int id = load_index(g, ids, divc(g, first, d)), zero = ci64(g, 0);
+  int inside = op2(g, "arith.andi", cmpi(g, "sge", id, zero, "i64"), cmpi(g, "slt", id, ci64(g, v), "i64"), "i1");
+  int row = load_vector_as(g, table, add(g, mulc(g, sel(g, inside, id, zero, "i64"), d), remc(g, first, d)),
+                           "vector<4xi32>");
+  int zeros = fresh(g);
+  ln(g, "%%v%d = llvm.mlir.zero : vector<4xi32>", zeros);
+  return sel(g, inside, row, zeros, "vector<4xi32>");
+}
+
 static void gen_gather(gen *g, task_io *io) {
-  elementwise_tiles(g, io, NULL, io->out[0].elements, 2, gather_load, gather_finish);
+  int64_t per_vector = copy_vector_elements(&io->in[0], &io->out[0], dim(&io->in[0], 1));
+  if (per_vector)
+    vector_tiles(g, io, NULL, per_vector, "vector<4xi32>", gather_vector_load, copy_vector_store);
+  else
+    elementwise_tiles(g, io, NULL, io->out[0].elements, 2, gather_load, gather_finish);
 }
 
 /* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s. With few sources (at most

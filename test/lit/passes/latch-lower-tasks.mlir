@@ -571,12 +571,15 @@ func.func @scatter_add_rows_scan(%x: tensor<100x40xf32>, %idx: tensor<100xi32>) 
 
 // -----
 
-// task.reshape: a copy from the argument (task_0); the map (task_1) and nothing for the reshape of its
+// task.reshape: a copy from the argument (task_0), by 16-byte vectors (24 f32: 6 vectors, 4 per thread
+// iteration, all loaded before the first store); the map (task_1) and nothing for the reshape of its
 // dying result, which the planner put in the same bytes (task_2).
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
-// CHECK: llvm.store
+// CHECK: scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c1024_i64 : i64 {
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-NOT: llvm.load
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // CHECK: func.func @task_1(
 // CHECK: func.func @task_2(
 // CHECK-NOT: llvm.store
@@ -611,6 +614,21 @@ func.func @transpose(%x: tensor<2x3x4x5xbf16>) -> tensor<2x4x3x5xbf16> {
 
 // -----
 
+// task.transpose keeping the last axis (runs of 16 bf16): 16-byte vectors, the source of each vector from
+// the coordinates of its first element; perm [0, 2, 1, 3] of [2, 3, 4, 16].
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: arith.remui %{{.*}}, %c16_i64 : i64
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: sym_name = "transpose_rows"
+func.func @transpose_rows(%x: tensor<2x3x4x16xbf16>) -> tensor<2x4x3x16xbf16> {
+  %y = "task.transpose"(%x) {perm = array<i64: 0, 2, 1, 3>} : (tensor<2x3x4x16xbf16>) -> tensor<2x4x3x16xbf16>
+  return %y : tensor<2x4x3x16xbf16>
+}
+
+// -----
+
 // task.convert: f32 -> bf16 rounds to nearest even; f32 -> i32 truncates and saturates, NaN gives 0.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
@@ -626,6 +644,29 @@ func.func @convert(%x: tensor<4x9xf32>) -> (tensor<4x9xbf16>, tensor<4x9xi32>) {
   %b = "task.convert"(%x) : (tensor<4x9xf32>) -> tensor<4x9xbf16>
   %i = "task.convert"(%x) : (tensor<4x9xf32>) -> tensor<4x9xi32>
   return %b, %i : tensor<4x9xbf16>, tensor<4x9xi32>
+}
+
+// -----
+
+// By vectors: task.convert f32 -> bf16 of 32 elements (vectors of 8: a 32-byte load, one truncf of the
+// vector, a 16-byte store) and task.gather_rows of bf16 rows of 16 (16-byte vectors; the row's id read
+// once per vector, zeros for an id outside the table).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf32>
+// CHECK: arith.truncf %[[X]] : vector<8xf32> to vector<8xbf16>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<1>
+// CHECK: func.func @task_body_1(
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i32
+// CHECK: %[[ROW:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: %[[ZERO:.*]] = llvm.mlir.zero : vector<4xi32>
+// CHECK: arith.select %{{.*}}, %[[ROW]], %[[ZERO]] : vector<4xi32>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: sym_name = "by_vectors"
+func.func @by_vectors(%x: tensor<4x8xf32>, %t: tensor<5x16xbf16>, %idx: tensor<3xi32>) -> (tensor<4x8xbf16>, tensor<3x16xbf16>) {
+  %b = "task.convert"(%x) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+  %y = "task.gather_rows"(%t, %idx) : (tensor<5x16xbf16>, tensor<3xi32>) -> tensor<3x16xbf16>
+  return %b, %y : tensor<4x8xbf16>, tensor<3x16xbf16>
 }
 
 // -----
