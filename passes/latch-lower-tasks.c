@@ -1962,7 +1962,62 @@ static void warp_row_softmax_statistics(gen *g, const tensor_ref *x, int base, i
 
 /* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ..., then
  * the butterfly (the same bits on every lane). */
+#define MAX_LANE_PARTS 8
+
+/* Elements lane + 32 m (m < parts) of the row at `base` of t, 0 past n. */
+static void lane_row(gen *g, const tensor_ref *t, int base, int64_t n, int lane, int *out) {
+  for (int64_t m = 0; m < ceil_div(n, 32); ++m) {
+    int c = addc(g, lane, 32 * m), index = add(g, base, c);
+    out[m] = 32 * m + 31 < n ? load_f32(g, t, index) : load_f32_if(g, t, cmpi(g, "slt", c, ci64(g, n), "i64"), index);
+  }
+}
+
+static void lane_row_store(gen *g, const tensor_ref *t, int base, int64_t n, int lane, const int *values) {
+  for (int64_t m = 0; m < ceil_div(n, 32); ++m) {
+    int c = addc(g, lane, 32 * m);
+    bool whole = 32 * m + 31 < n;
+    if (!whole)
+      when_begin(g, cmpi(g, "slt", c, ci64(g, n), "i64"));
+    store_f32(g, t, add(g, base, c), values[m]);
+    if (!whole)
+      when_end(g);
+  }
+}
+
+static int lane_dot(gen *g, const int *a, const int *b, int64_t n) {
+  int sum = fmul(g, a[0], b[0]);
+  for (int64_t m = 1; m < ceil_div(n, 32); ++m)
+    sum = fadd(g, sum, fmul(g, a[m], b[m]));
+  return warp_combine(g, "arith.addf", sum);
+}
+
+/* Rows of up to 32 ROW_LANE_PARTS elements sit in the warp's registers in the warp-per-row templates:
+ * each lane's parts are all loaded before the first is used, instead of one load per dependent loop
+ * iteration (each of which waited for its load). Sums still run over c = lane, lane + 32, ... in order,
+ * from +0, so the bits are those of the loop. */
+#define ROW_LANE_PARTS 16
+_Static_assert(ROW_LANE_PARTS >= MAX_LANE_PARTS, "lane_row's callers size their parts by either");
+
+static bool row_in_lanes(int64_t d) { return ceil_div(d, 32) <= ROW_LANE_PARTS; }
+
+/* +0 + terms[0] + terms[1] + ... over the lane's columns inside n (lane + 32 m < n). */
+static int lane_sum(gen *g, const int *terms, int64_t n, int lane) {
+  int sum = cf32(g, 0.0);
+  for (int64_t m = 0; m < ceil_div(n, 32); ++m) {
+    int next = fadd(g, sum, terms[m]);
+    sum = 32 * m + 31 < n ? next : sel(g, cmpi(g, "slt", addc(g, lane, 32 * m), ci64(g, n), "i64"), next, sum, "f32");
+  }
+  return sum;
+}
+
 static int warp_sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d, int lane) {
+  if (row_in_lanes(d)) {
+    int v[ROW_LANE_PARTS], squares[ROW_LANE_PARTS];
+    lane_row(g, x, base, d, lane, v);
+    for (int64_t m = 0; m < ceil_div(d, 32); ++m)
+      squares[m] = fmul(g, v[m], v[m]);
+    return warp_combine(g, "arith.addf", lane_sum(g, squares, d, lane));
+  }
   int acc, result;
   int c = loop1_begin(g, lane, ci64(g, d), ci64(g, 32), cf32(g, 0.0), "f32", &acc, &result);
   int v = load_f32(g, x, add(g, base, c));
@@ -1984,6 +2039,22 @@ static void gen_rmsnorm(gen *g, task_io *io, MlirOperation op) {
   int64_t d = last_dim(x);
   int row = warp_rows_begin(g, row_count(x));
   int lane = remc(g, g->tid, 32), base = mulc(g, row, d);
+  if (row_in_lanes(d)) {
+    int xs[ROW_LANE_PARTS], ws[ROW_LANE_PARTS], squares[ROW_LANE_PARTS], ys[ROW_LANE_PARTS];
+    int64_t parts = ceil_div(d, 32);
+    lane_row(g, x, base, d, lane, xs);
+    lane_row(g, w, ci64(g, 0), d, lane, ws);
+    for (int64_t m = 0; m < parts; ++m)
+      squares[m] = fmul(g, xs[m], xs[m]);
+    int mean = fdiv(g, warp_combine(g, "arith.addf", lane_sum(g, squares, d, lane)), cf32(g, (double)d));
+    int rms = op1(g, "math.sqrt", fadd(g, mean, cf32(g, latch_rmsnorm_eps(op))), "f32");
+    for (int64_t m = 0; m < parts; ++m)
+      ys[m] = fmul(g, fdiv(g, xs[m], rms), ws[m]);
+    lane_row_store(g, y, base, d, lane, ys);
+    loop_end(g);
+    loop_end(g);
+    return;
+  }
   int mean = fdiv(g, warp_sum_of_squares(g, x, base, d, lane), cf32(g, (double)d));
   int rms = op1(g, "math.sqrt", fadd(g, mean, cf32(g, latch_rmsnorm_eps(op))), "f32");
   int c = loop_begin(g, lane, ci64(g, d), ci64(g, 32));
@@ -2142,6 +2213,7 @@ static void gen_cross_entropy_grad(gen *g, task_io *io) {
 #define NORM_DW_COLUMNS 64
 #define NORM_DW_GROUPS (CTA_THREADS / NORM_DW_COLUMNS)
 #define NORM_DW_CHUNK CTA_THREADS
+#define NORM_DW_UNROLL 8 /* rows per thread whose loads a dw tile issues together */
 _Static_assert(NORM_DW_CHUNK + CTA_THREADS + 1 <= SHARED_FLOATS,
                "a chunk's inverse RMS, the group sums and the flag fit @latch_smem");
 static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
@@ -2160,19 +2232,40 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
     /* a warp per row of dx: lane l takes columns l, l + 32, ... */
     int row = warp_span_begin(g, vt, LATCH_WARP_ROW_TILE, rows);
     int base = mulc(g, row, d);
-    int r = warp_rms_inverse(g, x, base, d, eps, lane);
-    int acc, total;
-    int c = loop1_begin(g, lane, ci64(g, d), ci64(g, 32), cf32(g, 0.0), "f32", &acc, &total);
-    int index = add(g, base, c);
-    int gw = fmul(g, load_f32(g, dy, index), load_f32(g, w, c));
-    loop1_end(g, fadd(g, acc, fmul(g, gw, fmul(g, load_f32(g, x, index), r))), "f32");
-    int mean = fdiv(g, warp_combine(g, "arith.addf", total), cf32(g, (double)d));
-    int c2 = loop_begin(g, lane, ci64(g, d), ci64(g, 32));
-    int index2 = add(g, base, c2);
-    int xh = fmul(g, load_f32(g, x, index2), r);
-    int gw2 = fmul(g, load_f32(g, dy, index2), load_f32(g, w, c2));
-    store_f32(g, dx, index2, fmul(g, r, fsub(g, gw2, fmul(g, xh, mean))));
-    loop_end(g);
+    if (row_in_lanes(d)) {
+      int xs[ROW_LANE_PARTS], dys[ROW_LANE_PARTS], ws[ROW_LANE_PARTS], terms[ROW_LANE_PARTS];
+      int gws[ROW_LANE_PARTS], dxs[ROW_LANE_PARTS];
+      int64_t parts = ceil_div(d, 32);
+      lane_row(g, x, base, d, lane, xs);
+      lane_row(g, dy, base, d, lane, dys);
+      lane_row(g, w, zero, d, lane, ws);
+      for (int64_t m = 0; m < parts; ++m)
+        terms[m] = fmul(g, xs[m], xs[m]);
+      int mean_square = fdiv(g, warp_combine(g, "arith.addf", lane_sum(g, terms, d, lane)), cf32(g, (double)d));
+      int r = fdiv(g, cf32(g, 1.0), op1(g, "math.sqrt", fadd(g, mean_square, cf32(g, eps)), "f32"));
+      for (int64_t m = 0; m < parts; ++m) {
+        gws[m] = fmul(g, dys[m], ws[m]);
+        terms[m] = fmul(g, gws[m], fmul(g, xs[m], r));
+      }
+      int mean = fdiv(g, warp_combine(g, "arith.addf", lane_sum(g, terms, d, lane)), cf32(g, (double)d));
+      for (int64_t m = 0; m < parts; ++m)
+        dxs[m] = fmul(g, r, fsub(g, gws[m], fmul(g, fmul(g, xs[m], r), mean)));
+      lane_row_store(g, dx, base, d, lane, dxs);
+    } else {
+      int r = warp_rms_inverse(g, x, base, d, eps, lane);
+      int acc, total;
+      int c = loop1_begin(g, lane, ci64(g, d), ci64(g, 32), cf32(g, 0.0), "f32", &acc, &total);
+      int index = add(g, base, c);
+      int gw = fmul(g, load_f32(g, dy, index), load_f32(g, w, c));
+      loop1_end(g, fadd(g, acc, fmul(g, gw, fmul(g, load_f32(g, x, index), r))), "f32");
+      int mean = fdiv(g, warp_combine(g, "arith.addf", total), cf32(g, (double)d));
+      int c2 = loop_begin(g, lane, ci64(g, d), ci64(g, 32));
+      int index2 = add(g, base, c2);
+      int xh = fmul(g, load_f32(g, x, index2), r);
+      int gw2 = fmul(g, load_f32(g, dy, index2), load_f32(g, w, c2));
+      store_f32(g, dx, index2, fmul(g, r, fsub(g, gw2, fmul(g, xh, mean))));
+      loop_end(g);
+    }
     loop_end(g);
   }
   otherwise(g);
@@ -2200,11 +2293,32 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
     const char *f32[1] = {"f32"};
     int summed;
     if_begin(g, column_inside, 1, f32, &summed);
-    int part, part_total;
-    int rr = loop1_begin(g, group, chunk_rows, ci64(g, NORM_DW_GROUPS), cf32(g, 0.0), "f32", &part, &part_total);
+    /* rows group, group + 4, ... in order: blocks of NORM_DW_UNROLL rows per thread with their loads
+     * issued first, then the rest one by one */
+    int64_t block = NORM_DW_GROUPS * NORM_DW_UNROLL;
+    int full = mulc(g, divc(g, chunk_rows, block), block);
+    int part, blocks_total;
+    int b = loop1_begin(g, zero, full, ci64(g, block), cf32(g, 0.0), "f32", &part, &blocks_total);
+    {
+      int xs[NORM_DW_UNROLL], dys[NORM_DW_UNROLL], inverse[NORM_DW_UNROLL];
+      for (int u = 0; u < NORM_DW_UNROLL; ++u) {
+        int rr = add(g, b, addc(g, group, (int64_t)NORM_DW_GROUPS * u));
+        int index = add(g, mulc(g, add(g, chunk, rr), d), column);
+        xs[u] = load_f32(g, x, index);
+        dys[u] = load_f32(g, dy, index);
+        inverse[u] = shared_load(g, rr);
+      }
+      int sum = part;
+      for (int u = 0; u < NORM_DW_UNROLL; ++u)
+        sum = fadd(g, sum, fmul(g, dys[u], fmul(g, xs[u], inverse[u])));
+      loop1_end(g, sum, "f32");
+    }
+    int rest, part_total;
+    int rr = loop1_begin(g, add(g, full, group), chunk_rows, ci64(g, NORM_DW_GROUPS), blocks_total, "f32", &rest,
+                         &part_total);
     int index = add(g, mulc(g, add(g, chunk, rr), d), column);
     int xh = fmul(g, load_f32(g, x, index), shared_load(g, rr));
-    loop1_end(g, fadd(g, part, fmul(g, load_f32(g, dy, index), xh)), "f32");
+    loop1_end(g, fadd(g, rest, fmul(g, load_f32(g, dy, index), xh)), "f32");
     if_else(g, 1, &part_total, f32);
     int nothing = cf32(g, 0.0);
     if_end(g, 1, &nothing, f32);
@@ -2679,35 +2793,6 @@ static void gen_attention_grad_rows(gen *g, task_io *io, MlirOperation op) {
  * is the lanes' partial sums combined by the xor butterfly (warp_combine: the same bits on every lane,
  * so the online-softmax state and the branch conditions stay uniform across the warp). Heads wider than
  * 32 x MAX_LANE_PARTS use the one-row-per-thread templates above. */
-#define MAX_LANE_PARTS 8
-
-/* Elements lane + 32 m (m < parts) of the row at `base` of t, 0 past n. */
-static void lane_row(gen *g, const tensor_ref *t, int base, int64_t n, int lane, int *out) {
-  for (int64_t m = 0; m < ceil_div(n, 32); ++m) {
-    int c = addc(g, lane, 32 * m), index = add(g, base, c);
-    out[m] = 32 * m + 31 < n ? load_f32(g, t, index) : load_f32_if(g, t, cmpi(g, "slt", c, ci64(g, n), "i64"), index);
-  }
-}
-
-static void lane_row_store(gen *g, const tensor_ref *t, int base, int64_t n, int lane, const int *values) {
-  for (int64_t m = 0; m < ceil_div(n, 32); ++m) {
-    int c = addc(g, lane, 32 * m);
-    bool whole = 32 * m + 31 < n;
-    if (!whole)
-      when_begin(g, cmpi(g, "slt", c, ci64(g, n), "i64"));
-    store_f32(g, t, add(g, base, c), values[m]);
-    if (!whole)
-      when_end(g);
-  }
-}
-
-static int lane_dot(gen *g, const int *a, const int *b, int64_t n) {
-  int sum = fmul(g, a[0], b[0]);
-  for (int64_t m = 1; m < ceil_div(n, 32); ++m)
-    sum = fadd(g, sum, fmul(g, a[m], b[m]));
-  return warp_combine(g, "arith.addf", sum);
-}
-
 /* Balanced attention rows: a (b, h) pair's T rows are cut into P = ceil(T / ATTENTION_ROWS) virtual
  * tiles that interleave, tile t taking rows t, t + P, t + 2P, ... (slots 0..63), so that under a causal
  * mask, where row i costs i + 1 keys, every tile has about the same work. Inside a tile warp w takes the

@@ -235,17 +235,19 @@ func.func @reduce(%x: tensor<6x10x4xbf16>) -> tensor<6x4xf32> {
 // -----
 
 // task.rmsnorm: 8 rows per tile, one per warp (nine tiles for 70 rows), a warp per row (lane l takes columns l, l +
-// 32, ...; the butterfly sums the squares): rms = sqrt(sum(x^2) / D + eps), y = x / rms * w, rounded to
-// bf16.
+// 32, ..., all loaded before use; the butterfly sums the squares): rms = sqrt(sum(x^2) / D + eps),
+// y = x / rms * w, rounded to bf16.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c9_i64 step %c9_i64 : i64 {
 // CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c8_i64 : i64
 // CHECK: arith.minsi %{{.*}}, %c70_i64 : i64
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i64 {
-// CHECK: %[[SS:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) : i64 {
-// CHECK: %[[X2:.*]] = arith.mulf %[[X:.*]], %[[X]] : f32
-// CHECK: arith.addf %[[ACC]], %[[X2]] : f32
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: scf.for
+// CHECK: %[[X2:.*]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK: %[[SS:.*]] = arith.addf %{{.*}}, %[[X2]] : f32
 // CHECK: gpu.shuffle xor %[[SS]], %c16_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK-NEXT: %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
@@ -720,7 +722,8 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // task.rmsnorm_grad: virtual tiles 0..74 are the 8-row tiles of dx, tiles 75..77 the dw tiles (one
 // column tile x 3 chunks of 256 rows); dx and the inverse RMS take a warp per row (the butterfly sums
 // over lanes); the dw tile puts the chunk's inverse RMS in shared memory, four row groups per
-// column each sum their rows in order, the four group sums are added in group order into the chunk's part
+// column each sum their rows in order (blocks of 8 rows per thread with their loads first, then the rest
+// one by one), the four group sums are added in group order into the chunk's part
 // (task scratch: @latch_task0_partials, 3 x 16), fenced (release); thread 0 counts the chunk in; the last
 // of the 3 fences (acquire), adds the parts in chunk order into dw and resets the counter.
 // CHECK-LABEL: gpu.module @latch
@@ -739,6 +742,9 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // CHECK: math.sqrt
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
+// CHECK: scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c32_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-8: arith.addf
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4_i64 iter_args(%{{.*}}) -> (f32) : i64 {
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
