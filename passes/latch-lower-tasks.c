@@ -3221,6 +3221,127 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
+/* ---- the split gradient's blocks staged per warp ----
+ * When q, k, v and do are bf16 and everything starts 16-byte aligned, each warp copies the block of 32
+ * rows that its iteration reads (k and v for query rows; q, do and their (L, D) for key rows) into its own
+ * area of shared memory with cp.async (16-byte chunks) and reads the B fragments back with ldmatrix
+ * (.trans where the block's rows are the product's k), instead of 32- and 16-bit loads from global memory
+ * per fragment. The fragments are the same words, so the products are bitwise those of the loads. The
+ * warp's own bar.warp.sync orders its copies and reads; a CTA barrier at the tile's start keeps the areas
+ * clear of the previous tile's use of shared memory. */
+#define TC_BLOCK_WORDS(width) (TC_KEYS * ((width) / 2 + 4)) /* 32 rows of `width` bf16 and 4 words of padding */
+#define TC_WARP_WORDS (2 * TC_BLOCK_WORDS(TC_MAX_HEAD) + 2 * TC_KEYS)
+_Static_assert(WARPS * TC_WARP_WORDS <= MMA_RING_WORDS, "the warps' staged blocks fit the product ring");
+
+static bool attention_grad_stages(const task_io *io) {
+  for (int i = 0; i < 4; ++i) {
+    bool bf16 = io->in[i].dt == DT_BF16 || (i == 3 && io->in[i].dt == DT_F32); /* do may be f32 */
+    if (!bf16 || !vector_aligned(&io->in[i]) || dim(&io->in[i], 3) % 16 != 0)
+      return false;
+  }
+  return vector_aligned(&io->in[4]);
+}
+
+static void warp_sync(gen *g) { ln(g, "nvvm.bar.warp.sync %%v%d : i32", ci32(g, -1)); }
+
+/* 32 rows of `width` elements of t (from element `first`) as bf16 into the block at word `area`, in
+ * chunks of 8: bf16 by cp.async; f32 loaded (all of the lane's chunks first), each element rounded to
+ * bf16 as pack_bf16 rounds it, and stored. */
+static void tc_stage_block(gen *g, const tc_rows *w, const tensor_ref *t, int first, int64_t width, int area) {
+  int64_t per_row = width / 8;
+  int rounded[TC_KEYS * TC_MAX_HEAD / 8 / 32], addresses[TC_KEYS * TC_MAX_HEAD / 8 / 32];
+  for (int64_t e0 = 0, m = 0; e0 < TC_KEYS * per_row; e0 += 32, ++m) {
+    int e = addc(g, w->lane, e0), row = divc(g, e, per_row), chunk = remc(g, e, per_row);
+    int address = fresh(g), from = add(g, first, add(g, mulc(g, row, width), mulc(g, chunk, 8)));
+    ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
+       shared_base(g), add(g, area, add(g, mulc(g, row, width / 2 + 4), mulc(g, chunk, 4))));
+    addresses[m] = address;
+    if (t->dt == DT_BF16) {
+      ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+         element_address(g, t, from));
+    } else {
+      rounded[m] = fresh(g);
+      ln(g, "%%v%d = arith.truncf %%v%d : vector<8xf32> to vector<8xbf16>", rounded[m],
+         load_vector_as(g, t, from, "vector<8xf32>"));
+    }
+  }
+  if (t->dt != DT_BF16)
+    for (int64_t m = 0; m < TC_KEYS * per_row / 32; ++m)
+      ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", rounded[m], addresses[m]);
+}
+
+/* The (L, D) pairs of 32 query rows (from stats row `first`) into the 64 words at `area`. */
+static void tc_stage_stats(gen *g, const tc_rows *w, const tensor_ref *stats, int first, int area) {
+  when_begin(g, cmpi(g, "slt", w->lane, ci64(g, 2 * TC_KEYS / 4), "i64"));
+  int address = fresh(g);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
+     shared_base(g), add(g, area, mulc(g, w->lane, 4)));
+  ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+     element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, w->lane, 4))));
+  when_end(g);
+}
+
+/* Waits for the warp's copies and makes them visible to its lanes. */
+static void tc_stage_wait(gen *g) {
+  ln(g, "nvvm.cp.async.commit.group");
+  ln(g, "nvvm.cp.async.wait.group 0");
+  warp_sync(g);
+}
+
+/* ldmatrix .x4 from a staged block of `width` columns at `area`: lane L, in matrix j = L / 8, addresses
+ * row row0 + (j % 2) a + (j / 2) b + L % 8 at column col0 + (j % 2) c + (j / 2) d. */
+static void tc_block_ldmatrix(gen *g, const tc_rows *w, int area, int64_t width, int64_t row0, int64_t col0,
+                              int64_t a, int64_t b, int64_t c, int64_t d, bool transposed, int *out) {
+  int j = divc(g, w->lane, 8), low = remc(g, j, 2), high = divc(g, j, 2);
+  int row = add(g, addc(g, add(g, mulc(g, low, a), mulc(g, high, b)), row0), remc(g, w->lane, 8));
+  int col = addc(g, add(g, mulc(g, low, c), mulc(g, high, d)), col0);
+  ldmatrix4(g, add(g, area, add(g, mulc(g, row, width / 2 + 4), divc(g, col, 2))), transposed, out);
+}
+
+/* tc_products with b's 32 rows staged at `area` (col0 the first row's index, for the mask). */
+static void tc_products_staged(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, int area, int col0, int scale,
+                               tc_mask mask, int *s) {
+  int zero = cf32(g, 0.0), minus_inf = cf32(g, -INFINITY);
+  for (int nt = 0; nt < TC_KEYS / 8; nt += 2) {
+    int frag[2][TC_MAX_HEAD / 16][2];
+    for (int64_t kk = 0; kk < depth / 16; ++kk) {
+      int out[4];
+      tc_block_ldmatrix(g, w, area, depth, 8 * nt, 16 * kk, 0, 8, 8, 0, false, out);
+      frag[0][kk][0] = out[0], frag[0][kk][1] = out[1], frag[1][kk][0] = out[2], frag[1][kk][1] = out[3];
+    }
+    for (int h = 0; h < 2; ++h) {
+      int *acc = &s[(nt + h) * 4];
+      for (int i = 0; i < 4; ++i)
+        acc[i] = zero;
+      for (int64_t kk = 0; kk < depth / 16; ++kk)
+        mma_bf16(g, a[kk], frag[h][kk], acc);
+      for (int i = 0; i < 4; ++i) {
+        if (scale >= 0)
+          acc[i] = fmul(g, acc[i], scale);
+        if (mask != TC_MASK_NONE) {
+          int column = add(g, col0, addc(g, mulc(g, w->c, 2), 8 * (nt + h) + (i & 1)));
+          int row = add(g, w->row0, addc(g, w->r, i & 2 ? 8 : 0));
+          int masked = mask == TC_MASK_COLUMN_AFTER_ROW ? cmpi(g, "sgt", column, row, "i64")
+                                                        : cmpi(g, "slt", column, row, "i64");
+          acc[i] = sel(g, masked, minus_inf, acc[i], "f32");
+        }
+      }
+    }
+  }
+}
+
+/* tc_accumulate_rows with b's 32 rows (the product's k) staged at `area`: ldmatrix .trans. */
+static void tc_accumulate_staged(gen *g, const tc_rows *w, int (*a)[4], int area, int64_t width, int *acc) {
+  for (int j = 0; j < TC_KEYS / 16; ++j)
+    for (int64_t nt = 0; nt < width / 8; nt += 2) {
+      int out[4];
+      tc_block_ldmatrix(g, w, area, width, 16 * j, 8 * nt, 8, 0, 0, 8, true, out);
+      int first[2] = {out[0], out[1]}, second[2] = {out[2], out[3]};
+      mma_bf16(g, a[j], first, &acc[nt * 4]);
+      mma_bf16(g, a[j], second, &acc[(nt + 1) * 4]);
+    }
+}
+
 /* The products of the split gradient on tensor cores (see gen_attention_grad_from_stats for the formulas;
  * L and D from stats). Query tiles: a warp's group of 16 query rows with its q and do fragments in
  * registers; per block of 32 keys S = q k^T, P = exp(S scale - L), dP = do v^T, dS = P (dP - D) and
@@ -3236,7 +3357,16 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
   int64_t query_tiles = bh_count * (tq / TC_TILE_ROWS);
+  bool staged = attention_grad_stages(io);
   int vt = tiles_begin(g, query_tiles + bh_count * (tk / TC_TILE_ROWS));
+  int area = -1, area_b = -1, area_stats = -1; /* the warp's staged blocks */
+  if (staged) {
+    need_shared(g, WARPS * TC_WARP_WORDS);
+    area = mulc(g, divc(g, g->tid, 32), TC_WARP_WORDS);
+    area_b = addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD));
+    area_stats = addc(g, area_b, TC_BLOCK_WORDS(TC_MAX_HEAD));
+    sync_threads(g);
+  }
   int zero = cf32(g, 0.0);
   int init[8 * TC_MAX_HEAD / 8], args[8 * TC_MAX_HEAD / 8], results[8 * TC_MAX_HEAD / 8], other[8 * TC_MAX_HEAD / 8];
   when_begin(g, cmpi(g, "slt", vt, ci64(g, query_tiles), "i64"));
@@ -3261,15 +3391,28 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     {
       int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8], dsa[TC_KEYS / 16][4];
       int next[4 * TC_MAX_HEAD / 8];
-      tc_products(g, &w, qa, hd, k, k_head, key0, scale, causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE, s);
-      tc_products(g, &w, doa, hdv, v, v_head, key0, -1, TC_MASK_NONE, dp);
+      tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
+      if (staged) {
+        warp_sync(g);
+        tc_stage_block(g, &w, k, add(g, k_head, mulc(g, key0, hd)), hd, area);
+        tc_stage_block(g, &w, v, add(g, v_head, mulc(g, key0, hdv)), hdv, area_b);
+        tc_stage_wait(g);
+        tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
+        tc_products_staged(g, &w, doa, hdv, area_b, key0, -1, TC_MASK_NONE, dp);
+      } else {
+        tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
+        tc_products(g, &w, doa, hdv, v, v_head, key0, -1, TC_MASK_NONE, dp);
+      }
       for (int i = 0; i < 4 * TC_KEYS / 8; ++i) {
         int h = i & 2 ? 1 : 0;
         s[i] = fmul(g, fexp(g, fsub(g, s[i], lse[h])), fsub(g, dp[i], row_dot[h]));
       }
       tc_as_fragments(g, s, dsa);
       memcpy(next, args, sizeof(int) * (size_t)n);
-      tc_accumulate_rows(g, &w, dsa, k, k_head, hd, key0, next);
+      if (staged)
+        tc_accumulate_staged(g, &w, dsa, area, hd, next);
+      else
+        tc_accumulate_rows(g, &w, dsa, k, k_head, hd, key0, next);
       for_end(g, n, next, f32_types);
     }
     tc_exchange(g, &w, n, results, other);
@@ -3299,15 +3442,35 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
       int query0 = mulc(g, qb, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8];
       int ka[TC_MAX_HEAD / 16][4], va[TC_MAX_HEAD / 16][4], pa[TC_KEYS / 16][4], dsa[TC_KEYS / 16][4];
       int next[8 * TC_MAX_HEAD / 8];
+      tc_mask mask = causal ? TC_MASK_COLUMN_BEFORE_ROW : TC_MASK_NONE;
+      if (staged) {
+        warp_sync(g);
+        tc_stage_block(g, &w, q, add(g, q_head, mulc(g, query0, hd)), hd, area);
+        tc_stage_block(g, &w, d_o, add(g, o_head, mulc(g, query0, hdv)), hdv, area_b);
+        tc_stage_stats(g, &w, stats, add(g, mulc(g, w.bh, tq), query0), area_stats);
+        tc_stage_wait(g);
+      }
       tc_fragments(g, &w, k, k_head, hd, ka);
-      tc_products(g, &w, ka, hd, q, q_head, query0, scale, causal ? TC_MASK_COLUMN_BEFORE_ROW : TC_MASK_NONE, s);
+      if (staged)
+        tc_products_staged(g, &w, ka, hd, area, query0, scale, mask, s);
+      else
+        tc_products(g, &w, ka, hd, q, q_head, query0, scale, mask, s);
       tc_fragments(g, &w, v, v_head, hdv, va);
-      tc_products(g, &w, va, hdv, d_o, o_head, query0, -1, TC_MASK_NONE, dp);
+      if (staged)
+        tc_products_staged(g, &w, va, hdv, area_b, query0, -1, TC_MASK_NONE, dp);
+      else
+        tc_products(g, &w, va, hdv, d_o, o_head, query0, -1, TC_MASK_NONE, dp);
       for (int nt = 0; nt < TC_KEYS / 8; ++nt)
         for (int e = 0; e < 2; ++e) {
-          int query = add(g, query0, addc(g, mulc(g, w.c, 2), 8 * nt + e));
-          int at = add(g, stats_head, mulc(g, query, 2));
-          int lse = load_f32(g, stats, at), row_dot = load_f32(g, stats, addc(g, at, 1));
+          int local = addc(g, mulc(g, w.c, 2), 8 * nt + e), lse, row_dot;
+          if (staged) {
+            lse = shared_load(g, add(g, area_stats, mulc(g, local, 2)));
+            row_dot = shared_load(g, addc(g, add(g, area_stats, mulc(g, local, 2)), 1));
+          } else {
+            int at = add(g, stats_head, mulc(g, add(g, query0, local), 2));
+            lse = load_f32(g, stats, at);
+            row_dot = load_f32(g, stats, addc(g, at, 1));
+          }
           for (int i = e; i < 4; i += 2) {
             int *p = &s[nt * 4 + i];
             *p = fexp(g, fsub(g, *p, lse));
@@ -3317,8 +3480,13 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
       tc_as_fragments(g, s, pa);
       tc_as_fragments(g, dp, dsa);
       memcpy(next, args, sizeof(int) * (size_t)n);
-      tc_accumulate_rows(g, &w, dsa, q, q_head, hd, query0, next);
-      tc_accumulate_rows(g, &w, pa, d_o, o_head, hdv, query0, next + n_dk);
+      if (staged) {
+        tc_accumulate_staged(g, &w, dsa, area, hd, next);
+        tc_accumulate_staged(g, &w, pa, area_b, hdv, next + n_dk);
+      } else {
+        tc_accumulate_rows(g, &w, dsa, q, q_head, hd, query0, next);
+        tc_accumulate_rows(g, &w, pa, d_o, o_head, hdv, query0, next + n_dk);
+      }
       for_end(g, n, next, f32_types);
     }
     tc_exchange(g, &w, n, results, other);

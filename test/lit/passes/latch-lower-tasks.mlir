@@ -1027,7 +1027,11 @@ func.func @attention_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf16>, 
 // The split gradient on tensor cores: statistics (16 mma per key block, m and l carried, L = m + log l
 // and D = do . o over the quad's columns, written by the quad's lane 0) and products: query tiles carry
 // 32 dq accumulators over key blocks (16 mma for S, 16 for dP = do v^T, 16 for dS k), key tiles carry 64
-// (dk, dv) over query blocks (16 + 16 mma for S^T and dP^T, 16 for dS^T q, 16 for P^T do).
+// (dk, dv) over query blocks (16 + 16 mma for S^T and dP^T, 16 for dS^T q, 16 for P^T do). Each warp
+// stages the block of 32 rows its iteration reads in its own part of shared memory (after a CTA barrier
+// per tile): k and v by cp.async for query tiles; q by cp.async, do (f32) rounded to bf16 by vectors of
+// 8, and the 32 (L, D) pairs for key tiles; its fragments come back by ldmatrix (.trans where the block's
+// rows are the product's k).
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: %{{.*}}:4 = scf.for
@@ -1035,10 +1039,27 @@ func.func @attention_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf16>, 
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: math.log
 // CHECK: func.func @task_body_1(
+// CHECK: nvvm.barrier0
 // CHECK: %{{.*}}:32 = scf.for
-// CHECK-COUNT-48: nvvm.mma.sync
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: nvvm.bar.warp.sync %{{.*}} : i32
+// CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.bar.warp.sync
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>
+// CHECK-COUNT-32: nvvm.mma.sync
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>
+// CHECK-COUNT-16: nvvm.mma.sync
 // CHECK: scf.yield
 // CHECK: %{{.*}}:64 = scf.for
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-8: nvvm.cp.async.shared.global
+// CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.wait.group 0
 // CHECK-COUNT-64: nvvm.mma.sync
 // CHECK: scf.yield
 // CHECK-NOT: nvvm.mma.sync
