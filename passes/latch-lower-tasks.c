@@ -3120,113 +3120,12 @@ static void tc_place(gen *g, const tc_rows *w, int64_t nt, int i, int *row, int 
   *col = addc(g, mulc(g, w->c, 2), 8 * nt + (i & 1));
 }
 
-/* Carried state of the forward: m[2], l[2], then the o accumulators (hdv / 8 tiles of 4). */
-static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
-  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
-  bool causal = latch_attention_causal(op);
-  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
-  int64_t vtiles = hdv / 8, n = 4 + 4 * vtiles;
-  int scale = cf32(g, latch_attention_scale(op));
-  tc_rows w;
-  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
-  int k_head = mulc(g, w.bh, tk * hd), v_head = mulc(g, w.bh, tk * hdv), o_head = mulc(g, w.bh, tq * hdv);
-  int qa[TC_MAX_HEAD / 16][4];
-  tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
-  int init[4 + 4 * TC_MAX_HEAD / 8], args[4 + 4 * TC_MAX_HEAD / 8], results[4 + 4 * TC_MAX_HEAD / 8];
-  init[0] = init[1] = cf32(g, -INFINITY);
-  for (int64_t i = 2; i < n; ++i)
-    init[i] = cf32(g, 0.0);
-  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), (int)n, init, f32_types, args, results);
-  {
-    int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8], pa[TC_KEYS / 16][4];
-    tc_products(g, &w, qa, hd, k, k_head, key0, scale, causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE, s);
-    memcpy(next, args, sizeof(int) * (size_t)n);
-    tc_softmax_step(g, &next[0], &next[2], alpha, s);
-    int *acc = &next[4];
-    for (int64_t i = 0; i < 4 * vtiles; ++i)
-      acc[i] = fmul(g, acc[i], alpha[(i & 2) ? 1 : 0]);
-    tc_as_fragments(g, s, pa);
-    tc_accumulate_rows(g, &w, pa, v, v_head, hdv, key0, acc);
-    for_end(g, (int)n, next, f32_types);
-  }
-  int other[4 + 4 * TC_MAX_HEAD / 8];
-  tc_exchange(g, &w, (int)n, results, other);
-  when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
-  {
-    int fa[2], fb[2], l[2];
-    for (int h = 0; h < 2; ++h) {
-      int m;
-      l[h] = tc_merge_rows(g, results, other, h, &m, &fa[h], &fb[h]);
-    }
-    for (int64_t nt = 0; nt < vtiles; ++nt)
-      for (int i = 0; i < 4; ++i) {
-        int h = i & 2 ? 1 : 0;
-        int value = fadd(g, fmul(g, results[4 + nt * 4 + i], fa[h]), fmul(g, other[4 + nt * 4 + i], fb[h]));
-        int row, col;
-        tc_place(g, &w, nt, i, &row, &col);
-        store_f32(g, o, add(g, o_head, add(g, mulc(g, row, hdv), col)), fdiv(g, value, l[h]));
-      }
-  }
-  when_end(g);
-  loop_end(g);
-}
-
-/* Row `row`'s statistics (L, D) into stats [.., 2], written once: by the thread whose `lane` (its place
- * among the threads that hold the row's values) is 0. */
-static void store_row_stats(gen *g, const tensor_ref *stats, int row, int lse, int row_dot, int lane) {
-  when_begin(g, cmpi(g, "eq", lane, ci64(g, 0), "i64"));
-  store_f32(g, stats, mulc(g, row, 2), lse);
-  store_f32(g, stats, addc(g, mulc(g, row, 2), 1), row_dot);
-  when_end(g);
-}
-
-/* The statistics on tensor cores: the forward's scores and online softmax without P v; the even warp
- * writes L = m + log(l) and D = do . o of rows r and r + 8 (the quad's lanes sum columns c, c + 4, ...). */
-static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
-  const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
-  bool causal = latch_attention_stats_causal(op);
-  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
-  int scale = cf32(g, latch_attention_stats_scale(op));
-  tc_rows w;
-  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
-  int k_head = mulc(g, w.bh, tk * hd);
-  int qa[TC_MAX_HEAD / 16][4];
-  tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
-  int init[4] = {cf32(g, -INFINITY), cf32(g, -INFINITY), cf32(g, 0.0), cf32(g, 0.0)}, args[4], results[4];
-  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), 4, init, f32_types, args, results);
-  {
-    int s[4 * TC_KEYS / 8], alpha[2], next[4];
-    tc_products(g, &w, qa, hd, k, k_head, mulc(g, kb, TC_KEYS), scale, causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE, s);
-    memcpy(next, args, sizeof(next));
-    tc_softmax_step(g, &next[0], &next[2], alpha, s);
-    for_end(g, 4, next, f32_types);
-  }
-  int other[4];
-  tc_exchange(g, &w, 4, results, other);
-  when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
-  for (int h = 0; h < 2; ++h) {
-    int m, fa, fb;
-    int l = tc_merge_rows(g, results, other, h, &m, &fa, &fb);
-    int lse = fadd(g, m, op1(g, "math.log", l, "f32"));
-    int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
-    int dot_part = cf32(g, 0.0);
-    for (int64_t col = 0; col < hdv; col += 4) { /* hdv % 8 == 0 (attention_fits_tensor_cores) */
-      int index = add(g, mulc(g, row, hdv), addc(g, w.c, col));
-      dot_part = fadd(g, dot_part, fmul(g, load_f32(g, d_o, index), load_f32(g, o, index)));
-    }
-    int row_dot = quad_combine(g, "arith.addf", dot_part);
-    store_row_stats(g, stats, row, lse, row_dot, w.c);
-  }
-  when_end(g);
-  loop_end(g);
-}
-
-/* ---- the split gradient's blocks staged per warp ----
- * When q, k, v and do are bf16 and everything starts 16-byte aligned, each warp copies the block of 32
- * rows that its iteration reads (k and v for query rows; q, do and their (L, D) for key rows) into its own
- * area of shared memory with cp.async (16-byte chunks) and reads the B fragments back with ldmatrix
- * (.trans where the block's rows are the product's k), instead of 32- and 16-bit loads from global memory
- * per fragment. The fragments are the same words, so the products are bitwise those of the loads. The
+/* ---- attention blocks staged per warp ----
+ * When the operands start 16-byte aligned, each warp of the tensor-core attention templates copies the
+ * block of 32 rows that its iteration reads (k and v for query rows; in the split gradient's key rows q,
+ * do and their (L, D)) into its own area of shared memory, by cp.async in 16-byte chunks (f32 do rounded
+ * to bf16 on the way), and reads the B fragments back with ldmatrix (.trans where the block's rows are
+ * the product's k), instead of 32- and 16-bit loads from global memory per fragment. The fragments are the same words, so the products are bitwise those of the loads. The
  * warp's own bar.warp.sync orders its copies and reads; a CTA barrier at the tile's start keeps the areas
  * clear of the previous tile's use of shared memory. */
 #define TC_BLOCK_WORDS(width) (TC_KEYS * ((width) / 2 + 4)) /* 32 rows of `width` bf16 and 4 words of padding */
@@ -3240,6 +3139,19 @@ static bool attention_grad_stages(const task_io *io) {
       return false;
   }
   return vector_aligned(&io->in[4]);
+}
+
+/* The forward and the statistics stage k (and v) blocks when both are 16-byte aligned with head sizes
+ * that are multiples of 16 (attention_fits_tensor_cores made them bf16). */
+static bool attention_stages(const tensor_ref *k, const tensor_ref *v) {
+  return vector_aligned(k) && vector_aligned(v) && dim(k, 3) % 16 == 0 && dim(v, 3) % 16 == 0;
+}
+
+/* The first word of the warp's area, after the CTA barrier that opens each tile of a staging template. */
+static int tc_warp_area(gen *g) {
+  need_shared(g, WARPS * TC_WARP_WORDS);
+  sync_threads(g);
+  return mulc(g, divc(g, g->tid, 32), TC_WARP_WORDS);
 }
 
 static void warp_sync(gen *g) { ln(g, "nvvm.bar.warp.sync %%v%d : i32", ci32(g, -1)); }
@@ -3342,6 +3254,132 @@ static void tc_accumulate_staged(gen *g, const tc_rows *w, int (*a)[4], int area
     }
 }
 
+/* Carried state of the forward: m[2], l[2], then the o accumulators (hdv / 8 tiles of 4). */
+static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
+  bool causal = latch_attention_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
+  int64_t vtiles = hdv / 8, n = 4 + 4 * vtiles;
+  int scale = cf32(g, latch_attention_scale(op));
+  tc_rows w;
+  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
+  int k_head = mulc(g, w.bh, tk * hd), v_head = mulc(g, w.bh, tk * hdv), o_head = mulc(g, w.bh, tq * hdv);
+  bool staged = attention_stages(k, v);
+  int area = staged ? tc_warp_area(g) : -1, area_b = staged ? addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD)) : -1;
+  int qa[TC_MAX_HEAD / 16][4];
+  tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
+  int init[4 + 4 * TC_MAX_HEAD / 8], args[4 + 4 * TC_MAX_HEAD / 8], results[4 + 4 * TC_MAX_HEAD / 8];
+  init[0] = init[1] = cf32(g, -INFINITY);
+  for (int64_t i = 2; i < n; ++i)
+    init[i] = cf32(g, 0.0);
+  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), (int)n, init, f32_types, args, results);
+  {
+    int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8], pa[TC_KEYS / 16][4];
+    tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
+    if (staged) {
+      warp_sync(g);
+      tc_stage_block(g, &w, k, add(g, k_head, mulc(g, key0, hd)), hd, area);
+      tc_stage_block(g, &w, v, add(g, v_head, mulc(g, key0, hdv)), hdv, area_b);
+      tc_stage_wait(g);
+      tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
+    } else {
+      tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
+    }
+    memcpy(next, args, sizeof(int) * (size_t)n);
+    tc_softmax_step(g, &next[0], &next[2], alpha, s);
+    int *acc = &next[4];
+    for (int64_t i = 0; i < 4 * vtiles; ++i)
+      acc[i] = fmul(g, acc[i], alpha[(i & 2) ? 1 : 0]);
+    tc_as_fragments(g, s, pa);
+    if (staged)
+      tc_accumulate_staged(g, &w, pa, area_b, hdv, acc);
+    else
+      tc_accumulate_rows(g, &w, pa, v, v_head, hdv, key0, acc);
+    for_end(g, (int)n, next, f32_types);
+  }
+  int other[4 + 4 * TC_MAX_HEAD / 8];
+  tc_exchange(g, &w, (int)n, results, other);
+  when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
+  {
+    int fa[2], fb[2], l[2];
+    for (int h = 0; h < 2; ++h) {
+      int m;
+      l[h] = tc_merge_rows(g, results, other, h, &m, &fa[h], &fb[h]);
+    }
+    for (int64_t nt = 0; nt < vtiles; ++nt)
+      for (int i = 0; i < 4; ++i) {
+        int h = i & 2 ? 1 : 0;
+        int value = fadd(g, fmul(g, results[4 + nt * 4 + i], fa[h]), fmul(g, other[4 + nt * 4 + i], fb[h]));
+        int row, col;
+        tc_place(g, &w, nt, i, &row, &col);
+        store_f32(g, o, add(g, o_head, add(g, mulc(g, row, hdv), col)), fdiv(g, value, l[h]));
+      }
+  }
+  when_end(g);
+  loop_end(g);
+}
+
+/* Row `row`'s statistics (L, D) into stats [.., 2], written once: by the thread whose `lane` (its place
+ * among the threads that hold the row's values) is 0. */
+static void store_row_stats(gen *g, const tensor_ref *stats, int row, int lse, int row_dot, int lane) {
+  when_begin(g, cmpi(g, "eq", lane, ci64(g, 0), "i64"));
+  store_f32(g, stats, mulc(g, row, 2), lse);
+  store_f32(g, stats, addc(g, mulc(g, row, 2), 1), row_dot);
+  when_end(g);
+}
+
+/* The statistics on tensor cores: the forward's scores and online softmax without P v; the even warp
+ * writes L = m + log(l) and D = do . o of rows r and r + 8 (the quad's lanes sum columns c, c + 4, ...). */
+static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
+  const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
+  bool causal = latch_attention_stats_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
+  int scale = cf32(g, latch_attention_stats_scale(op));
+  tc_rows w;
+  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
+  int k_head = mulc(g, w.bh, tk * hd);
+  bool staged = attention_stages(k, k);
+  int area = staged ? tc_warp_area(g) : -1;
+  int qa[TC_MAX_HEAD / 16][4];
+  tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
+  int init[4] = {cf32(g, -INFINITY), cf32(g, -INFINITY), cf32(g, 0.0), cf32(g, 0.0)}, args[4], results[4];
+  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), 4, init, f32_types, args, results);
+  {
+    int s[4 * TC_KEYS / 8], alpha[2], next[4];
+    int key0 = mulc(g, kb, TC_KEYS);
+    tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
+    if (staged) {
+      warp_sync(g);
+      tc_stage_block(g, &w, k, add(g, k_head, mulc(g, key0, hd)), hd, area);
+      tc_stage_wait(g);
+      tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
+    } else {
+      tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
+    }
+    memcpy(next, args, sizeof(next));
+    tc_softmax_step(g, &next[0], &next[2], alpha, s);
+    for_end(g, 4, next, f32_types);
+  }
+  int other[4];
+  tc_exchange(g, &w, 4, results, other);
+  when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
+  for (int h = 0; h < 2; ++h) {
+    int m, fa, fb;
+    int l = tc_merge_rows(g, results, other, h, &m, &fa, &fb);
+    int lse = fadd(g, m, op1(g, "math.log", l, "f32"));
+    int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
+    int dot_part = cf32(g, 0.0);
+    for (int64_t col = 0; col < hdv; col += 4) { /* hdv % 8 == 0 (attention_fits_tensor_cores) */
+      int index = add(g, mulc(g, row, hdv), addc(g, w.c, col));
+      dot_part = fadd(g, dot_part, fmul(g, load_f32(g, d_o, index), load_f32(g, o, index)));
+    }
+    int row_dot = quad_combine(g, "arith.addf", dot_part);
+    store_row_stats(g, stats, row, lse, row_dot, w.c);
+  }
+  when_end(g);
+  loop_end(g);
+}
+
 /* The products of the split gradient on tensor cores (see gen_attention_grad_from_stats for the formulas;
  * L and D from stats). Query tiles: a warp's group of 16 query rows with its q and do fragments in
  * registers; per block of 32 keys S = q k^T, P = exp(S scale - L), dP = do v^T, dS = P (dP - D) and
@@ -3361,11 +3399,9 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   int vt = tiles_begin(g, query_tiles + bh_count * (tk / TC_TILE_ROWS));
   int area = -1, area_b = -1, area_stats = -1; /* the warp's staged blocks */
   if (staged) {
-    need_shared(g, WARPS * TC_WARP_WORDS);
-    area = mulc(g, divc(g, g->tid, 32), TC_WARP_WORDS);
+    area = tc_warp_area(g);
     area_b = addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD));
     area_stats = addc(g, area_b, TC_BLOCK_WORDS(TC_MAX_HEAD));
-    sync_threads(g);
   }
   int zero = cf32(g, 0.0);
   int init[8 * TC_MAX_HEAD / 8], args[8 * TC_MAX_HEAD / 8], results[8 * TC_MAX_HEAD / 8], other[8 * TC_MAX_HEAD / 8];

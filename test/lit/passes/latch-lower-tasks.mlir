@@ -990,14 +990,22 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 // task.attention on tensor cores (bf16 q, k, v, heads of 64, 64 query rows): the tile's warps read their
 // group's q fragments (4 k16 steps x 4 words, 32-bit loads of bf16 pairs), then per block of 32 keys
 // (their parity's: the loop starts at warp / 4 and steps by 2) carry m, l (2 rows each) and 32 output
-// accumulators: 16 mma for the scores, the causal mask (a key after the row gives -inf), the row max over
-// the quad (xor 1, 2), the exponentials, the scores as bf16 pairs and 16 mma for P v. After the loop the
-// odd warp's 36 values pass through shared memory between two CTA barriers; the even warp rescales both,
-// sums l over the quad and writes o / l as bf16.
+// accumulators: the warp stages the block's k and v rows in its part of shared memory (cp.async, after
+// a CTA barrier per tile), 16 mma for the scores (k fragments by ldmatrix), the causal mask (a key after
+// the row gives -inf), the row max over the quad (xor 1, 2), the exponentials, the scores as bf16 pairs
+// and 16 mma for P v (v fragments by ldmatrix .trans). After the loop the odd warp's 36 values pass
+// through shared memory between two CTA barriers; the even warp rescales both, sums l over the quad and
+// writes o / l as bf16.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
+// CHECK: nvvm.barrier0
 // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
 // CHECK: %{{.*}}:36 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-16: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>
 // CHECK-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 // CHECK: arith.cmpi sgt
 // CHECK: arith.select %{{.*}}, %cst{{.*}}, %{{.*}} : f32
