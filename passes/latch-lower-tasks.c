@@ -2411,8 +2411,10 @@ static void gen_gather(gen *g, task_io *io) {
  * tile that owns its row, and every sum runs in increasing s: the bits of the definition's order. */
 #define SCATTER_LANE_COLUMNS 8
 #define SCATTER_LIST 4096                          /* shared words: s of each match, then its local row */
-#define SCATTER_COUNTS (2 * SCATTER_LIST)          /* the warps' match counts */
-_Static_assert(SCATTER_COUNTS + WARPS <= SHARED_FLOATS, "the scatter tile fits @latch_smem");
+#define SCATTER_COUNTS (2 * SCATTER_LIST)          /* the match counts of each (round, warp) of a chunk */
+#define SCATTER_ROUNDS 8                           /* a chunk: 8 rounds of 256 indices, loaded together */
+_Static_assert(SCATTER_COUNTS + SCATTER_ROUNDS * WARPS <= SHARED_FLOATS, "the scatter tile fits @latch_smem");
+_Static_assert(SCATTER_ROUNDS * CTA_THREADS <= SCATTER_LIST, "a chunk's matches fit an empty list");
 
 /* The scatter's list flush (see gen_scatter_add_rows): `length` list entries, rows [r0, r0 + TILE_ROWS). */
 static void scatter_flush(gen *g, const tensor_ref *x, const tensor_ref *y, int r0, int length, int first) {
@@ -2512,43 +2514,57 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
   int r0 = mulc(g, vt, LATCH_SCATTER_TILE_ROWS);
   const char *i64s[2] = {"i64", "i64"};
   int start[2] = {zero, ci64(g, 1)}, state[2], final_state[2]; /* list length, first flush still to come */
-  int s0 = for_begin(g, zero, ci64(g, s_count), ci64(g, CTA_THREADS), 2, start, i64s, state, final_state);
+  int64_t chunk = (int64_t)SCATTER_ROUNDS * CTA_THREADS;
+  int s0 = for_begin(g, zero, ci64(g, s_count), ci64(g, chunk), 2, start, i64s, state, final_state);
   {
+    /* a chunk of SCATTER_ROUNDS x 256 indices, all loaded first; round u's s = s0 + 256 u + tid, so
+     * matches placed by (round, warp, lane) are in increasing s */
     int length = state[0], first = cmpi(g, "ne", state[1], zero, "i64");
-    int s = add(g, s0, g->tid);
-    int safe = mini(g, s, ci64(g, s_count - 1));
-    int local = sub(g, load_index(g, idx, safe), r0);
-    int hit = op2(g, "arith.andi", cmpi(g, "slt", s, ci64(g, s_count), "i64"),
-                  op2(g, "arith.andi", cmpi(g, "sge", local, zero, "i64"),
-                      cmpi(g, "slt", local, ci64(g, LATCH_SCATTER_TILE_ROWS), "i64"), "i1"), "i1");
-    int mask = fresh(g);
-    ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), hit);
-    int count = fresh(g), before = fresh(g);
-    ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", count, mask);
+    int s[SCATTER_ROUNDS], local[SCATTER_ROUNDS], hit[SCATTER_ROUNDS], count[SCATTER_ROUNDS], before[SCATTER_ROUNDS];
+    for (int u = 0; u < SCATTER_ROUNDS; ++u) {
+      s[u] = add(g, addc(g, s0, (int64_t)u * CTA_THREADS), g->tid);
+      local[u] = sub(g, load_index(g, idx, mini(g, s[u], ci64(g, s_count - 1))), r0);
+    }
     int below = op2(g, "arith.subi", op2(g, "arith.shli", ci32(g, 1), cast(g, "arith.trunci", lane, "i64", "i32"), "i32"),
                     ci32(g, 1), "i32");
-    ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", before, op2(g, "arith.andi", mask, below, "i32"));
+    for (int u = 0; u < SCATTER_ROUNDS; ++u) {
+      hit[u] = op2(g, "arith.andi", cmpi(g, "slt", s[u], ci64(g, s_count), "i64"),
+                   op2(g, "arith.andi", cmpi(g, "sge", local[u], zero, "i64"),
+                       cmpi(g, "slt", local[u], ci64(g, LATCH_SCATTER_TILE_ROWS), "i64"), "i1"), "i1");
+      int mask = fresh(g);
+      ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), hit[u]);
+      count[u] = fresh(g);
+      before[u] = fresh(g);
+      ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", count[u], mask);
+      ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", before[u], op2(g, "arith.andi", mask, below, "i32"));
+    }
     sync_threads(g); /* the previous chunk's counts are read */
     when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
-    shared_store_as(g, addc(g, warp, SCATTER_COUNTS), count, "i32");
+    for (int u = 0; u < SCATTER_ROUNDS; ++u)
+      shared_store_as(g, addc(g, warp, SCATTER_COUNTS + (int64_t)u * WARPS), count[u], "i32");
     when_end(g);
     sync_threads(g);
-    /* the match's place: after the list so far, the matches of the warps before, then of the lanes before */
-    int offset = length, total = zero;
-    for (int w = 0; w < WARPS; ++w) {
-      int n = cast(g, "arith.extui", shared_load_as(g, ci64(g, SCATTER_COUNTS + w), "i32"), "i32", "i64");
-      offset = add(g, offset, sel(g, cmpi(g, "slt", ci64(g, w), warp, "i64"), n, zero, "i64"));
-      total = add(g, total, n);
+    /* round u's match goes after the list so far, the chunk's earlier rounds, this round's warps before,
+     * then the lanes before */
+    int total = zero;
+    for (int u = 0; u < SCATTER_ROUNDS; ++u) {
+      int round_start = add(g, length, total), warps_before = zero;
+      for (int w = 0; w < WARPS; ++w) {
+        int n = cast(g, "arith.extui", shared_load_as(g, ci64(g, SCATTER_COUNTS + (int64_t)u * WARPS + w), "i32"), "i32",
+                     "i64");
+        warps_before = add(g, warps_before, sel(g, cmpi(g, "slt", ci64(g, w), warp, "i64"), n, zero, "i64"));
+        total = add(g, total, n);
+      }
+      when_begin(g, hit[u]);
+      int place = add(g, add(g, round_start, warps_before), cast(g, "arith.extui", before[u], "i32", "i64"));
+      shared_store_as(g, place, cast(g, "arith.trunci", s[u], "i64", "i32"), "i32");
+      shared_store_as(g, addc(g, place, SCATTER_LIST), cast(g, "arith.trunci", local[u], "i64", "i32"), "i32");
+      when_end(g);
     }
-    when_begin(g, hit);
-    int place = add(g, offset, cast(g, "arith.extui", before, "i32", "i64"));
-    shared_store_as(g, place, cast(g, "arith.trunci", s, "i64", "i32"), "i32");
-    shared_store_as(g, addc(g, place, SCATTER_LIST), cast(g, "arith.trunci", local, "i64", "i32"), "i32");
-    when_end(g);
     sync_threads(g);
     int grown = add(g, length, total);
-    int last = cmpi(g, "sge", addc(g, s0, CTA_THREADS), ci64(g, s_count), "i64");
-    int full = cmpi(g, "sgt", addc(g, grown, CTA_THREADS), ci64(g, SCATTER_LIST), "i64");
+    int last = cmpi(g, "sge", addc(g, s0, chunk), ci64(g, s_count), "i64");
+    int full = cmpi(g, "sgt", addc(g, grown, chunk), ci64(g, SCATTER_LIST), "i64");
     int next[2];
     if_begin(g, op2(g, "arith.ori", last, full, "i1"), 2, i64s, next);
     scatter_flush(g, x, y, r0, grown, first);

@@ -533,21 +533,24 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 // -----
 
 // task.scatter_add_rows with many sources (100): a tile of 64 y rows (7 rows: one tile) reads the indices
-// 256 at a time (the list length and "first flush to come" carried); each warp's ballot and match count
-// (ctpop) go to shared memory, each match writes its s and local row at its place (after the list so far,
-// the matches of earlier warps, then of earlier lanes: increasing s). After the last chunk (or when the
+// in chunks of 8 rounds of 256, all 8 loads first (the list length and "first flush to come" carried);
+// each (round, warp)'s ballot and match count (ctpop) go to shared memory, each match writes its s and
+// local row at its place (after the list so far, the chunk's earlier rounds, the matches of earlier warps,
+// then of earlier lanes: increasing s). After the last chunk (or when the
 // list is nearly full) the list is flushed: warp w takes rows w, w + 8, ..., starting from zero (first
 // flush) or from y, scans the list 32 entries at a time (ballot of its row), and for each match in lane
 // order (cttz of the mask, the s shuffled from that lane) adds x[s] for its 8 columns per lane; then
 // stores the row.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c256_i64 iter_args(%[[LEN:.*]] = %c0_i64, %[[FIRST:.*]] = %c1_i64) -> (i64, i64) : i64 {
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c2048_i64 iter_args(%[[LEN:.*]] = %c0_i64, %[[FIRST:.*]] = %c1_i64) -> (i64, i64) : i64 {
+// CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<1> -> i32
 // CHECK: arith.cmpi slt, %{{.*}}, %c64_i64 : i64
 // CHECK: %[[MASK:.*]] = nvvm.vote.sync ballot %c-1_i32, %{{.*}} -> i32
 // CHECK: llvm.intr.ctpop(%[[MASK]]) : (i32) -> i32
+// CHECK-COUNT-7: nvvm.vote.sync ballot
 // CHECK: nvvm.barrier0
-// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: scf.if
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
