@@ -1323,7 +1323,7 @@ static void product_stage_pairs(gen *g, const product_operand *side, int i0, int
  * as it lies in memory, 8 elements of the contiguous axis at a time (product_copy_stage), through a ring
  * of MMA_STAGES buffers filled by cp.async ahead of the mma (product_accumulate_mma). Otherwise a stage is
  * staged as pairs (k, k + 1) per word by product_stage_pairs, one buffer. */
-static bool stage_by_vectors(const product_operand *side) {
+static bool staged_by_copies(const product_operand *side) {
   const tensor_ref *t = side->t;
   return t->dt == DT_BF16 && t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % 16 == 0) &&
          (side->k_stride == 1 || side->i_stride == 1);
@@ -1482,7 +1482,7 @@ static void product_copy_ring_stage(gen *g, const product_operand *a, const prod
 static void product_accumulate_mma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                    int lo, int hi, const int *acc_in, int *acc_out) {
   mma_lane w = mma_lane_of(g);
-  if (stage_by_vectors(a) && stage_by_vectors(b)) {
+  if (staged_by_copies(a) && staged_by_copies(b)) {
     /* A ring of MMA_STAGES buffers: stages 0 .. S - 2 are copied before the loop; iteration s waits for
      * its own stage's group (at most S - 2 younger ones pending), and after one CTA barrier (every
      * thread's copies of stage s landed; every warp done with the buffer of stage s - 1) copies stage
@@ -1544,7 +1544,8 @@ static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int r
       for (int h = 0; h < 2; ++h) {
         int row = add(g, add(g, row0, add(g, w.row, w.g)), ci64(g, 16 * mt + 8 * h));
         int col = add(g, add(g, col0, add(g, w.col, mulc(g, w.t, 2))), ci64(g, 8 * nt));
-        int index = add(g, out_base, add(g, mulc(g, row, cols), col)), row_ok = cmpi(g, "slt", row, ci64(g, rows), "i64");
+        int index = add(g, out_base, add(g, mulc(g, row, cols), col));
+        int row_ok = cmpi(g, "slt", row, ci64(g, rows), "i64");
         const int *value = &acc[(mt * 4 + nt) * 4 + 2 * h];
         if (pairs) {
           int both = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, 1), ci64(g, cols), "i64"), "i1");
@@ -2550,8 +2551,8 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
     for (int u = 0; u < SCATTER_ROUNDS; ++u) {
       int round_start = add(g, length, total), warps_before = zero;
       for (int w = 0; w < WARPS; ++w) {
-        int n = cast(g, "arith.extui", shared_load_as(g, ci64(g, SCATTER_COUNTS + (int64_t)u * WARPS + w), "i32"), "i32",
-                     "i64");
+        int word = ci64(g, SCATTER_COUNTS + (int64_t)u * WARPS + w);
+        int n = cast(g, "arith.extui", shared_load_as(g, word, "i32"), "i32", "i64");
         warps_before = add(g, warps_before, sel(g, cmpi(g, "slt", ci64(g, w), warp, "i64"), n, zero, "i64"));
         total = add(g, total, n);
       }
@@ -3137,13 +3138,13 @@ static void tc_place(gen *g, const tc_rows *w, int64_t nt, int i, int *row, int 
 }
 
 /* ---- attention blocks staged per warp ----
- * When the operands start 16-byte aligned, each warp of the tensor-core attention templates copies the
- * block of 32 rows that its iteration reads (k and v for query rows; in the split gradient's key rows q,
- * do and their (L, D)) into its own area of shared memory, by cp.async in 16-byte chunks (f32 do rounded
- * to bf16 on the way), and reads the B fragments back with ldmatrix (.trans where the block's rows are
- * the product's k), instead of 32- and 16-bit loads from global memory per fragment. The fragments are the same words, so the products are bitwise those of the loads. The
- * warp's own bar.warp.sync orders its copies and reads; a CTA barrier at the tile's start keeps the areas
- * clear of the previous tile's use of shared memory. */
+ * When the operands start 16-byte aligned, each warp of the tensor-core attention templates copies the block
+ * of 32 rows that its iteration reads (k and v for query rows; in the split gradient's key rows q, do and
+ * their (L, D)) into its own area of shared memory, by cp.async in 16-byte chunks (f32 do rounded to bf16 on
+ * the way), and reads the B fragments back with ldmatrix (.trans where the block's rows are the product's
+ * k), instead of 32- and 16-bit loads from global memory per fragment. The fragments are the same words, so
+ * the products are bitwise those of the loads. The warp's own bar.warp.sync orders its copies and reads; a
+ * CTA barrier at the tile's start keeps the areas clear of the previous tile's use of shared memory. */
 #define TC_BLOCK_WORDS(width) (TC_KEYS * ((width) / 2 + 4)) /* 32 rows of `width` bf16 and 4 words of padding */
 #define TC_WARP_WORDS (2 * TC_BLOCK_WORDS(TC_MAX_HEAD) + 2 * TC_KEYS)
 _Static_assert(WARPS * TC_WARP_WORDS <= MMA_RING_WORDS, "the warps' staged blocks fit the product ring");
@@ -3214,6 +3215,15 @@ static void tc_stage_wait(gen *g) {
   ln(g, "nvvm.cp.async.commit.group");
   ln(g, "nvvm.cp.async.wait.group 0");
   warp_sync(g);
+}
+
+/* The key block at key0 of k and v (one (b, h): rows from k_head, v_head) into the warp's two blocks. */
+static void tc_stage_keys(gen *g, const tc_rows *w, const tensor_ref *k, const tensor_ref *v, int k_head, int v_head,
+                          int key0, int area, int area_b) {
+  warp_sync(g);
+  tc_stage_block(g, w, k, add(g, k_head, mulc(g, key0, dim(k, 3))), dim(k, 3), area);
+  tc_stage_block(g, w, v, add(g, v_head, mulc(g, key0, dim(v, 3))), dim(v, 3), area_b);
+  tc_stage_wait(g);
 }
 
 /* ldmatrix .x4 from a staged block of `width` columns at `area`: lane L, in matrix j = L / 8, addresses
@@ -3293,10 +3303,7 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
     int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8], pa[TC_KEYS / 16][4];
     tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
     if (staged) {
-      warp_sync(g);
-      tc_stage_block(g, &w, k, add(g, k_head, mulc(g, key0, hd)), hd, area);
-      tc_stage_block(g, &w, v, add(g, v_head, mulc(g, key0, hdv)), hdv, area_b);
-      tc_stage_wait(g);
+      tc_stage_keys(g, &w, k, v, k_head, v_head, key0, area, area_b);
       tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
     } else {
       tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
@@ -3445,10 +3452,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
       int next[4 * TC_MAX_HEAD / 8];
       tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
       if (staged) {
-        warp_sync(g);
-        tc_stage_block(g, &w, k, add(g, k_head, mulc(g, key0, hd)), hd, area);
-        tc_stage_block(g, &w, v, add(g, v_head, mulc(g, key0, hdv)), hdv, area_b);
-        tc_stage_wait(g);
+        tc_stage_keys(g, &w, k, v, k_head, v_head, key0, area, area_b);
         tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
         tc_products_staged(g, &w, doa, hdv, area_b, key0, -1, TC_MASK_NONE, dp);
       } else {
