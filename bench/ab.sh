@@ -12,9 +12,7 @@ programs=("$@")
 [ ${#programs[@]} -gt 0 ] || programs=(bench/kernels/matmul-4096x4096x4096.ptx bench/kernels/matmul-2048x512x8192.ptx
                                        programs/tinymoe-2x1024/prog.ptx programs/tinymoe-32x1024/prog.ptx)
 for b in "$base" "$new"; do
-  [ -x "$b/bin/latch-run" ] || (cd "$b" && mkdir -p bin && gcc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L \
-    -I"${CUDA_HOME:-/usr/local/cuda}/include" src/runtime/*.c src/support/cli.c src/support/init.c \
-    src/support/npy.c src/tools/latch-run.c -ldl -lm -o bin/latch-run) || { echo "ab.sh: build failed in $b" >&2; exit 2; }
+  sh "$(dirname "$0")/build-latch-run.sh" "$b" || exit 2
 done
 median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 for p in "${programs[@]}"; do

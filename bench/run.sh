@@ -10,17 +10,5 @@
 #   bench/run.sh [--budget-s S] [--shapes 2x1024,32x1024] [--updates 20] [--loss-updates 200] ...
 set -u
 cd "$(dirname "$0")/.."
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-CC=${CC:-gcc}
-if [ ! -x bin/latch-run ] || [ -n "$(find src -newer bin/latch-run -name '*.[ch]' 2>/dev/null | head -1)" ]; then
-  if [ ! -f "$CUDA_HOME/include/cuda.h" ]; then
-    echo "bench/run.sh: $CUDA_HOME/include/cuda.h not found (set CUDA_HOME to the CUDA toolkit)" >&2
-    exit 2
-  fi
-  mkdir -p bin
-  echo "building bin/latch-run with $CC (CUDA headers from $CUDA_HOME/include)"
-  "$CC" -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$CUDA_HOME/include" \
-    src/runtime/*.c src/support/cli.c src/support/init.c src/support/npy.c src/tools/latch-run.c \
-    -ldl -lm -o bin/latch-run || { echo "bench/run.sh: building latch-run failed" >&2; exit 2; }
-fi
+sh bench/build-latch-run.sh || exit 2
 exec python3 bench/bench.py --budget-s 520 "$@"

@@ -40,6 +40,10 @@ long latch_schedule_index_of(const latch_schedule *schedule, MlirOperation op);
  * gpu.module named latch (null if none). */
 int latch_module_find_program(MlirOperation module, MlirOperation *out_program, MlirOperation *out_gpu_module);
 
+/* The gpu.module attribute in which latch-lower-tasks records the bytes of dynamic shared memory the
+ * kernel needs (the most that a task uses); latch-lower-intervals writes it into the manifest. */
+#define LATCH_SHARED_BYTES_ATTRIBUTE "latch.dynamic_shared_bytes"
+
 /* task.scatter_add_rows with at most LATCH_SCATTER_ELEMENTWISE_SOURCES source rows is lowered one output
  * element per thread (tiles of 8192 elements); with more, a tile owns LATCH_SCATTER_TILE_ROWS rows of y
  * (and reads the indices once). */

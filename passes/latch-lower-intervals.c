@@ -806,8 +806,7 @@ static bool record_manifest(lowerer *l) {
   }
 
   /* latch-lower-tasks sizes @latch_smem by the most that a task uses */
-  MlirAttribute shared = mlirOperationGetAttributeByName(l->gpu_module, mlirStringRefCreateFromCString(
-                                                                            "latch.dynamic_shared_bytes"));
+  MlirAttribute shared = mlirOperationGetAttributeByName(l->gpu_module, str(LATCH_SHARED_BYTES_ATTRIBUTE));
   int64_t shared_bytes =
       !mlirAttributeIsNull(shared) && mlirAttributeIsAInteger(shared) ? mlirIntegerAttrGetValueInt(shared) : 0;
   latch_text t = {0};

@@ -721,7 +721,6 @@ static void local_fill(gen *g, int array, int64_t n, int value) {
 #define SHARED_FLOATS 12288
 #define SHARED_GLOBAL \
   "  llvm.mlir.global external @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x f32>\n"
-#define SHARED_BYTES_ATTRIBUTE "latch.dynamic_shared_bytes"
 /* docs/device-abi.md: every CTA has 256 threads (templates that give each thread one fixed item rely on it). */
 #define CTA_THREADS 256
 #define WARPS (CTA_THREADS / 32)
@@ -958,7 +957,6 @@ static void gen_map(gen *g, task_io *io) {
   elementwise_tiles(g, io, NULL, io->out[0].elements, io->in_count, map_load, map_finish);
 }
 
-/* One element converted from x's dtype to y's (docs/task-dialect.md task.convert). */
 /* ---- element-wise tasks by vectors ----
  * A copy whose source runs lie contiguous (a reshape; a transpose that keeps the last axis; the rows of a
  * gather) or a conversion between f32 and bf16 moves whole vectors of consecutive elements when both
@@ -972,8 +970,10 @@ static void gen_map(gen *g, task_io *io) {
 typedef int (*vector_load_fn)(gen *g, const task_io *io, const void *context, int first);
 typedef void (*vector_store_fn)(gen *g, const task_io *io, const void *context, int first, int value);
 
-static bool vector_aligned(const tensor_ref *t) {
-  return t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % 16 == 0);
+/* Whether t lies in memory at an address that is a multiple of `bytes` (external buffers come from
+ * cuMemAlloc, 256-byte aligned; arena places are as planned). */
+static bool place_aligned(const tensor_ref *t, int64_t bytes) {
+  return t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % bytes == 0);
 }
 
 static void vector_tiles(gen *g, const task_io *io, const void *context, int64_t per_vector, const char *type,
@@ -1020,7 +1020,7 @@ static void store_vector_as(gen *g, const tensor_ref *t, int index, int value, c
 /* A copy's elements per 16-byte vector (moved as vector<4xi32>), or 0 when it cannot go by vectors. */
 static int64_t copy_vector_elements(const tensor_ref *x, const tensor_ref *y, int64_t run) {
   int64_t per_vector = 16 / dtype_bytes(y->dt);
-  return vector_aligned(x) && vector_aligned(y) && x->dt == y->dt && run % per_vector == 0 ? per_vector : 0;
+  return place_aligned(x, 16) && place_aligned(y, 16) && x->dt == y->dt && run % per_vector == 0 ? per_vector : 0;
 }
 
 static void copy_vector_store(gen *g, const task_io *io, const void *context, int first, int value) {
@@ -1028,6 +1028,7 @@ static void copy_vector_store(gen *g, const task_io *io, const void *context, in
   store_vector_as(g, &io->out[0], first, value, "vector<4xi32>");
 }
 
+/* One element converted from x's dtype to y's (docs/task-dialect.md task.convert). */
 static int convert_value(gen *g, int value, dtype from, dtype to) {
   if (from == to)
     return value;
@@ -1070,7 +1071,7 @@ static void convert_vector_store(gen *g, const task_io *io, const void *context,
 static void gen_convert(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *y = &io->out[0];
   bool by_vectors = ((x->dt == DT_F32 && y->dt == DT_BF16) || (x->dt == DT_BF16 && y->dt == DT_F32)) &&
-                    vector_aligned(x) && vector_aligned(y) && y->elements % 8 == 0;
+                    place_aligned(x, 16) && place_aligned(y, 16) && y->elements % 8 == 0;
   if (by_vectors)
     vector_tiles(g, io, NULL, 8, y->dt == DT_BF16 ? "vector<8xbf16>" : "vector<8xf32>", convert_vector_load,
                  convert_vector_store);
@@ -1129,12 +1130,12 @@ static void gen_transpose(gen *g, task_io *io, MlirOperation op) {
     elementwise_tiles(g, io, &t, io->out[0].elements, 1, transpose_load, copy_finish);
 }
 
-/* A copy when the planner did not put y over x (then nothing to do). */
 static int reshape_vector_load(gen *g, const task_io *io, const void *context, int first) {
   (void)context;
   return load_vector_as(g, &io->in[0], first, "vector<4xi32>");
 }
 
+/* A copy when the planner did not put y over x (then nothing to do). */
 static void gen_reshape(gen *g, task_io *io) {
   if (places_equal(&io->in[0], &io->out[0]))
     return;
@@ -1325,8 +1326,7 @@ static void product_stage_pairs(gen *g, const product_operand *side, int i0, int
  * staged as pairs (k, k + 1) per word by product_stage_pairs, one buffer. */
 static bool staged_by_copies(const product_operand *side) {
   const tensor_ref *t = side->t;
-  return t->dt == DT_BF16 && t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % 16 == 0) &&
-         (side->k_stride == 1 || side->i_stride == 1);
+  return t->dt == DT_BF16 && place_aligned(t, 16) && (side->k_stride == 1 || side->i_stride == 1);
 }
 
 static int vector_of(gen *g, const int *words) {
@@ -1538,7 +1538,7 @@ static void store_f32_pair(gen *g, const tensor_ref *t, int index, int lo, int h
 static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
                               int64_t cols, const int *acc) {
   mma_lane w = mma_lane_of(g);
-  bool pairs = out->dt == DT_F32 && out->kind != PLACE_CONST && (out->kind != PLACE_ARENA || out->where % 8 == 0);
+  bool pairs = out->dt == DT_F32 && place_aligned(out, 8);
   for (int mt = 0; mt < 4; ++mt)
     for (int nt = 0; nt < 4; ++nt)
       for (int h = 0; h < 2; ++h) {
@@ -1961,8 +1961,6 @@ static void warp_row_softmax_statistics(gen *g, const tensor_ref *x, int base, i
   *out_sum = state[1];
 }
 
-/* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ..., then
- * the butterfly (the same bits on every lane). */
 #define MAX_LANE_PARTS 8
 
 /* Elements lane + 32 m (m < parts) of the row at `base` of t, 0 past n. */
@@ -2011,6 +2009,8 @@ static int lane_sum(gen *g, const int *terms, int64_t n, int lane) {
   return sum;
 }
 
+/* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ... (held in
+ * registers when the row fits), then the butterfly (the same bits on every lane). */
 static int warp_sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d, int lane) {
   if (row_in_lanes(d)) {
     int v[ROW_LANE_PARTS], squares[ROW_LANE_PARTS];
@@ -2033,7 +2033,7 @@ static int warp_rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, do
   return fdiv(g, cf32(g, 1.0), op1(g, "math.sqrt", fadd(g, mean, cf32(g, eps)), "f32"));
 }
 
-/* A warp per row (64-row tiles, warp_rows_begin): rms = sqrt(mean(x^2) + eps); y = x / rms * w, lane l
+/* A warp per row (tiles of LATCH_WARP_ROW_TILE rows, warp_rows_begin): rms = sqrt(mean(x^2) + eps); y = x / rms * w, lane l
  * writing columns l, l + 32, ... */
 static void gen_rmsnorm(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *y = &io->out[0];
@@ -3152,16 +3152,16 @@ _Static_assert(WARPS * TC_WARP_WORDS <= MMA_RING_WORDS, "the warps' staged block
 static bool attention_grad_stages(const task_io *io) {
   for (int i = 0; i < 4; ++i) {
     bool bf16 = io->in[i].dt == DT_BF16 || (i == 3 && io->in[i].dt == DT_F32); /* do may be f32 */
-    if (!bf16 || !vector_aligned(&io->in[i]) || dim(&io->in[i], 3) % 16 != 0)
+    if (!bf16 || !place_aligned(&io->in[i], 16) || dim(&io->in[i], 3) % 16 != 0)
       return false;
   }
-  return vector_aligned(&io->in[4]);
+  return place_aligned(&io->in[4], 16);
 }
 
-/* The forward and the statistics stage k (and v) blocks when both are 16-byte aligned with head sizes
- * that are multiples of 16 (attention_fits_tensor_cores made them bf16). */
+/* The forward and the statistics stage k (and v, unless NULL) blocks when they are 16-byte aligned with
+ * head sizes that are multiples of 16 (attention_fits_tensor_cores made them bf16). */
 static bool attention_stages(const tensor_ref *k, const tensor_ref *v) {
-  return vector_aligned(k) && vector_aligned(v) && dim(k, 3) % 16 == 0 && dim(v, 3) % 16 == 0;
+  return place_aligned(k, 16) && dim(k, 3) % 16 == 0 && (!v || (place_aligned(v, 16) && dim(v, 3) % 16 == 0));
 }
 
 /* The first word of the warp's area, after the CTA barrier that opens each tile of a staging template. */
@@ -3217,12 +3217,14 @@ static void tc_stage_wait(gen *g) {
   warp_sync(g);
 }
 
-/* The key block at key0 of k and v (one (b, h): rows from k_head, v_head) into the warp's two blocks. */
+/* The key block at key0 of k (and of v unless NULL; one (b, h): rows from k_head, v_head) into the
+ * warp's blocks at area (and area_b). */
 static void tc_stage_keys(gen *g, const tc_rows *w, const tensor_ref *k, const tensor_ref *v, int k_head, int v_head,
                           int key0, int area, int area_b) {
   warp_sync(g);
   tc_stage_block(g, w, k, add(g, k_head, mulc(g, key0, dim(k, 3))), dim(k, 3), area);
-  tc_stage_block(g, w, v, add(g, v_head, mulc(g, key0, dim(v, 3))), dim(v, 3), area_b);
+  if (v)
+    tc_stage_block(g, w, v, add(g, v_head, mulc(g, key0, dim(v, 3))), dim(v, 3), area_b);
   tc_stage_wait(g);
 }
 
@@ -3361,7 +3363,7 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   tc_rows w;
   tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
   int k_head = mulc(g, w.bh, tk * hd);
-  bool staged = attention_stages(k, k);
+  bool staged = attention_stages(k, NULL);
   int area = staged ? tc_warp_area(g) : -1;
   int qa[TC_MAX_HEAD / 16][4];
   tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
@@ -3372,9 +3374,7 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
     int key0 = mulc(g, kb, TC_KEYS);
     tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
     if (staged) {
-      warp_sync(g);
-      tc_stage_block(g, &w, k, add(g, k_head, mulc(g, key0, hd)), hd, area);
-      tc_stage_wait(g);
+      tc_stage_keys(g, &w, k, NULL, k_head, -1, key0, area, -1);
       tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
     } else {
       tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
@@ -4702,7 +4702,7 @@ static bool find_parts(lowerer *l) {
  * latch.dynamic_shared_bytes of the gpu.module (latch-lower-intervals writes it into the manifest). */
 static void record_shared_bytes(lowerer *l) {
   MlirAttribute bytes = mlirIntegerAttrGet(mlirIntegerTypeGet(l->context, 64), (l->shared_floats * 4 + 15) / 16 * 16);
-  mlirOperationSetAttributeByName(l->gpu_module, str(SHARED_BYTES_ATTRIBUTE), bytes);
+  mlirOperationSetAttributeByName(l->gpu_module, str(LATCH_SHARED_BYTES_ATTRIBUTE), bytes);
 }
 
 static bool add_shared_memory(lowerer *l) {
