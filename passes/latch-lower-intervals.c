@@ -37,6 +37,9 @@
 #define ARG_COUNTER 1
 #define ARG_TRACE 2
 #define ARG_FIRST_BUFFER 3
+/* args[1] points to the sync words (64 u32 that the runtime zeroes before each update): the grid barrier's
+ * counter in word 0, the tile counter in word 32 (its own 128-byte line, away from the barrier's spinning). */
+#define TILE_COUNTER_WORD 32
 /* The tile loop counts in i32 and adds gridDim.x to the tile index: totals stay far from overflow. */
 #define MAX_INTERVAL_TILES ((int64_t)1 << 30)
 #define MAX_SYMBOL 128
@@ -44,6 +47,7 @@
 typedef struct lower_options {
   bool staged;
   int64_t min_ctas_per_sm;
+  bool tile_counter;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -54,6 +58,10 @@ static const latch_pass_option lower_option_table[] = {
      "CTAs per SM that @latch_main must fit (.minnctapersm: ptxas caps the registers at 65536 / (256 n), "
      "spilling the rest); 0 leaves the count free",
      offsetof(lower_options, min_ctas_per_sm)},
+    {"tile-counter", LATCH_OPTION_BOOL, "true",
+     "@latch_main's CTAs take each interval's tiles after their first from a shared counter (false: round "
+     "robin, tile t on CTA t mod gridDim.x)",
+     offsetof(lower_options, tile_counter)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -110,6 +118,7 @@ typedef struct lowerer {
   int interval_count;
   bool staged; /* also write the staged kernels */
   int64_t min_ctas_per_sm; /* .minnctapersm of @latch_main; 0 for none */
+  bool tile_counter;       /* @latch_main takes tiles from the tile counter (else round robin) */
   int errors;
 } lowerer;
 
@@ -251,14 +260,17 @@ static bool read_program(lowerer *l) {
     }
     l->task_count++;
   }
-  MlirOperation existing = mlirSymbolTableLookup(symbols, str("latch_main"));
-  if (!mlirOperationIsNull(existing))
-    report(l, existing, "gpu.module @latch already holds @latch_main");
+  static const char *const own_symbols[] = {"latch_main", "latch_next_tile"};
+  for (size_t k = 0; k < sizeof(own_symbols) / sizeof(own_symbols[0]); ++k) {
+    MlirOperation existing = mlirSymbolTableLookup(symbols, str(own_symbols[k]));
+    if (!mlirOperationIsNull(existing))
+      report(l, existing, "gpu.module @latch already holds @%s", own_symbols[k]);
+  }
   for (int i = 0; l->staged && i < l->interval_count; ++i)
     for (int wave = 0; wave < staged_waves(l, i); ++wave) {
       char name[MAX_SYMBOL];
       staged_kernel_name(l, i, wave, name);
-      existing = mlirSymbolTableLookup(symbols, str(name));
+      MlirOperation existing = mlirSymbolTableLookup(symbols, str(name));
       if (!mlirOperationIsNull(existing))
         report(l, existing, "gpu.module @latch already holds @%s", name);
     }
@@ -314,19 +326,19 @@ static void write_trace_smid(writer *w) {
   latch_text_put(t, "    }\n");
 }
 
-/* for (t = blockIdx.x; t < total; t += gridDim.x): the task whose prefix-sum range holds t runs tile
- * t - start. Tasks of zero tiles are never chosen. */
-static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave) {
-  latch_text *t = w->t;
+/* The tiles of wave `wave` of interval `interval`, in the order of its tasks. */
+static int64_t wave_tiles(const lowerer *l, int interval, int wave) {
   int64_t total = 0;
   for (size_t i = 0; i < l->task_count; ++i)
     if (l->tasks[i].interval == interval && l->tasks[i].wave == wave)
       total += l->tasks[i].tiles;
-  if (total == 0)
-    return;
-  int total_value = fresh(w), tile = fresh(w);
-  latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
-  latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
+  return total;
+}
+
+/* The body of a tile loop whose tile index is %v<tile>: the task whose prefix-sum range holds it runs
+ * tile t - start. Tasks of zero tiles are never chosen. */
+static void write_tile_dispatch(writer *w, const lowerer *l, int interval, int wave, int tile) {
+  latch_text *t = w->t;
   size_t last = 0;
   for (size_t i = 0; i < l->task_count; ++i)
     if (l->tasks[i].interval == interval && l->tasks[i].wave == wave && l->tasks[i].tiles > 0)
@@ -359,6 +371,65 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave)
   }
   for (size_t i = 0; i < open; ++i)
     latch_text_put(t, "      }\n");
+}
+
+/* Round robin (the staged kernels, and @latch_main with tile-counter=false): for (t = blockIdx.x;
+ * t < total; t += gridDim.x). */
+static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave) {
+  latch_text *t = w->t;
+  int64_t total = wave_tiles(l, interval, wave);
+  if (total == 0)
+    return;
+  int total_value = fresh(w), tile = fresh(w);
+  latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
+  latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
+  write_tile_dispatch(w, l, interval, wave, tile);
+  latch_text_put(t, "    }\n");
+}
+
+/* docs/device-abi.md "Tile counter": CTA c runs tile c first; every tile it runs, thread 0 draws a ticket
+ * (atomic add on the update's tile counter, issued before the tile so that its latency hides behind it)
+ * and the next tile is gridDim.x + ticket - `base`, passed to the CTA's threads through a shared word
+ * (two, alternating, so that one CTA barrier per tile suffices). Each tile run draws exactly one ticket, so
+ * a wave of `total` tiles moves the counter by exactly `total`: `base`, the tiles of every earlier wave of
+ * @latch_main, is a constant (u32 arithmetic wraps consistently). Which CTA runs a tile changes from run
+ * to run; what a tile computes does not (no template depends on the CTA), so the bits stay the same. */
+static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, int wave, uint32_t base) {
+  latch_text *t = w->t;
+  int64_t total = wave_tiles(l, interval, wave);
+  if (total == 0)
+    return;
+  int total_value = fresh(w), base_value = fresh(w), tile = fresh(w), parity = fresh(w), go = fresh(w),
+      ticket = fresh(w), drawn = fresh(w), slot = fresh(w), offset = fresh(w), next = fresh(w), flipped = fresh(w);
+  int results = fresh(w);
+  latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
+  latch_text_put(t, "    %%v%d = arith.constant %d : i32\n", base_value, (int32_t)base);
+  latch_text_put(t, "    %%v%d:2 = scf.while (%%v%d = %%cta, %%v%d = %%c0) : (i32, i32) -> (i32, i32) {\n", results,
+                 tile, parity);
+  latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", go, tile, total_value);
+  latch_text_put(t, "      scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", go, tile, parity);
+  latch_text_put(t, "    } do {\n");
+  latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32):\n", tile, parity);
+  latch_text_put(t, "      %%v%d = scf.if %%leader -> (i32) {\n", ticket);
+  latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%tile_counter, %%c1 syncscope(\"device\") monotonic "
+                    ": !llvm.ptr<1>, i32\n", drawn);
+  latch_text_put(t, "        scf.yield %%v%d : i32\n", drawn);
+  latch_text_put(t, "      } else {\n");
+  latch_text_put(t, "        scf.yield %%c0 : i32\n");
+  latch_text_put(t, "      }\n");
+  write_tile_dispatch(w, l, interval, wave, tile);
+  latch_text_put(t, "      %%v%d = llvm.getelementptr %%next_tile[%%v%d] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32\n",
+                 slot, parity);
+  latch_text_put(t, "      scf.if %%leader {\n");
+  latch_text_put(t, "        %%v%d = arith.subi %%v%d, %%v%d : i32\n", offset, ticket, base_value);
+  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%grid : i32\n", next, offset);
+  latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", next, slot);
+  latch_text_put(t, "      }\n");
+  latch_text_put(t, "      nvvm.barrier0\n");
+  int taken = fresh(w);
+  latch_text_put(t, "      %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
+  latch_text_put(t, "      %%v%d = arith.xori %%v%d, %%c1 : i32\n", flipped, parity);
+  latch_text_put(t, "      scf.yield %%v%d, %%v%d : i32, i32\n", taken, flipped);
   latch_text_put(t, "    }\n");
 }
 
@@ -437,6 +508,10 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 static void write_kernel(const lowerer *l, latch_text *t) {
   writer w = {t, 0};
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
+  if (l->tile_counter)
+    latch_text_put(t, "  llvm.mlir.global internal @latch_next_tile() {addr_space = 3 : i32, alignment = 4 : i64} : "
+                      "!llvm.array<2 x i32> {\n"
+                      "    %%u = llvm.mlir.undef : !llvm.array<2 x i32>\n    llvm.return %%u : !llvm.array<2 x i32>\n  }\n");
   for (size_t i = 0; i < l->task_count; ++i) {
     bool seen = false;
     for (size_t j = 0; j < i && !seen; ++j)
@@ -460,6 +535,11 @@ static void write_kernel(const lowerer *l, latch_text *t) {
                  ARG_COUNTER);
   latch_text_put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
   latch_text_put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
+  if (l->tile_counter) {
+    latch_text_put(t, "    %%tile_counter = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
+                   TILE_COUNTER_WORD);
+    latch_text_put(t, "    %%next_tile = llvm.mlir.addressof @latch_next_tile : !llvm.ptr<3>\n");
+  }
   latch_text_put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
                  ARG_TRACE);
   latch_text_put(t, "    %%trace_word = llvm.load %%trace_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
@@ -471,12 +551,18 @@ static void write_kernel(const lowerer *l, latch_text *t) {
   latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
   latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
   write_trace_smid(&w);
+  uint32_t tickets = 0; /* drawn from the tile counter before the current wave */
   for (int i = 0; i < l->interval_count; ++i) {
     write_trace(&w, "    ", "%trace_leader", i, 0, 1);
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
       if (wave > 0)
         write_barrier(&w, i, false);
-      write_tile_loop(&w, l, i, wave);
+      if (l->tile_counter) {
+        write_counted_tile_loop(&w, l, i, wave, tickets);
+        tickets += (uint32_t)wave_tiles(l, i, wave);
+      } else {
+        write_tile_loop(&w, l, i, wave);
+      }
     }
     if (i + 1 < l->interval_count) {
       write_barrier(&w, i, true);
@@ -524,7 +610,7 @@ static bool insert_kernel(lowerer *l) {
   MlirBlock target = mlirRegionGetFirstBlock(mlirOperationGetRegion(l->gpu_module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(scratch_body), next; !mlirOperationIsNull(op); op = next) {
     next = mlirOperationGetNextInBlock(op);
-    if (!latch_op_is(op, "gpu.func"))
+    if (!latch_op_is(op, "gpu.func") && !latch_op_is(op, "llvm.mlir.global"))
       continue;
     mlirOperationWalk(op, relocate, &loc, MlirWalkPreOrder);
     mlirOperationRemoveFromParent(op);
@@ -858,6 +944,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.context = mlirOperationGetContext(module);
   l.staged = ((const lower_options *)options)->staged;
   l.min_ctas_per_sm = ((const lower_options *)options)->min_ctas_per_sm;
+  l.tile_counter = ((const lower_options *)options)->tile_counter;
   if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)

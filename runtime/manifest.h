@@ -14,9 +14,12 @@
 
 /* Argument-block slots before the program arguments (docs/device-abi.md, "The argument block"). */
 #define LATCH_ABI_ARG_ARENA 0
-#define LATCH_ABI_ARG_BARRIER 1
+#define LATCH_ABI_ARG_SYNC_WORDS 1
 #define LATCH_ABI_ARG_TRACE 2
 #define LATCH_ABI_ARG_FIRST_BUFFER 3
+/* u32 words at args[1], zeroed before each update: the grid barrier's counter (word 0) and the tile
+ * counter (word 32, its own 128-byte line). */
+#define LATCH_ABI_SYNC_WORDS 64
 /* The arena's alignment. */
 #define LATCH_ABI_ARENA_ALIGNMENT 256
 /* u64 timestamps per CTA and interval in the trace buffer. */

@@ -242,7 +242,8 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
   if (p->arena % LATCH_ABI_ARENA_ALIGNMENT != 0)
     return LATCH_MAKE_STATUS(LATCH_STATUS_INTERNAL, "the arena at 0x%llx is not %d-byte aligned",
                              (unsigned long long)p->arena, LATCH_ABI_ARENA_ALIGNMENT);
-  LATCH_RETURN_IF_ERROR(allocate(p, sizeof(uint32_t), "the barrier counter", &p->barrier), "setting up the barrier");
+  LATCH_RETURN_IF_ERROR(allocate(p, LATCH_ABI_SYNC_WORDS * sizeof(uint32_t), "the sync words", &p->sync_words),
+                        "setting up the grid barrier and the tile counter");
   if (options->tracing) {
     p->trace_words = latch_trace_buffer_words(p->grid, m->interval_count);
     LATCH_RETURN_IF_ERROR(allocate(p, (size_t)p->trace_words * sizeof(uint64_t), "the trace buffer", &p->trace),
@@ -255,7 +256,7 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
     return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   block[LATCH_ABI_ARG_ARENA] = p->arena;
-  block[LATCH_ABI_ARG_BARRIER] = p->barrier;
+  block[LATCH_ABI_ARG_SYNC_WORDS] = p->sync_words;
   block[LATCH_ABI_ARG_TRACE] = 0;
   latch_status status = latch_ok_status();
   for (int64_t k = 0; k < m->arg_count && !status; ++k) {
@@ -308,7 +309,7 @@ void latch_program_deinitialize(latch_program *p) {
     for (int64_t k = 0; p->buffers && k < p->manifest->arg_count; ++k)
       if (p->buffers[k])
         d->cuMemFree_v2(p->buffers[k]);
-    CUdeviceptr singles[] = {p->arg_block, p->trace, p->barrier, p->arena};
+    CUdeviceptr singles[] = {p->arg_block, p->trace, p->sync_words, p->arena};
     for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); ++i)
       if (singles[i])
         d->cuMemFree_v2(singles[i]);
@@ -395,12 +396,13 @@ static latch_status set_trace_slot(latch_program *p, CUdeviceptr value) {
   return latch_ok_status();
 }
 
-/* Before an update: the barrier counter zeroed; with `trace`, the trace buffer zeroed and put into args[2]. */
+/* Before an update: the sync words (barrier and tile counters) zeroed; with `trace`, the trace buffer zeroed and put into args[2]. */
 static latch_status begin_update(latch_program *p, bool trace) {
   latch_cuda_driver *d = &p->driver;
   if (trace && !p->trace)
     return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION, "tracing was not enabled when the program was set up");
-  LATCH_CU_RETURN_IF_ERROR(d, cuMemsetD32_v2, (p->barrier, 0, 1), "zeroing the barrier counter");
+  LATCH_CU_RETURN_IF_ERROR(d, cuMemsetD32_v2, (p->sync_words, 0, LATCH_ABI_SYNC_WORDS),
+                           "zeroing the barrier and tile counters");
   if (trace) {
     LATCH_CU_RETURN_IF_ERROR(d, cuMemsetD8_v2, (p->trace, 0, (size_t)p->trace_words * sizeof(uint64_t)),
                              "zeroing the trace buffer");

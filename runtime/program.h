@@ -39,7 +39,7 @@ typedef struct latch_program {
   int grid;
   int registers;   /* per thread, from the loaded kernel */
   char jit_info_log[8192];
-  CUdeviceptr arena, barrier, trace, arg_block;
+  CUdeviceptr arena, sync_words, trace, arg_block;
   CUdeviceptr *buffers; /* one per program argument */
   int64_t trace_words;  /* latch_trace_buffer_words: grid * intervals * 3 timestamps, then grid %smid words */
   CUevent start, end;
@@ -68,7 +68,7 @@ latch_status latch_program_read_arg(latch_program *program, int64_t index, void 
 /* Copies result `index` (from the arena, or from the argument it aliases) to the host. */
 latch_status latch_program_read_result(latch_program *program, int64_t index, void *host);
 
-/* Runs one update: zeroes the barrier counter (and, with `trace`, the trace buffer, whose address goes
+/* Runs one update: zeroes the sync words (and, with `trace`, the trace buffer, whose address goes
  * into args[2] for this launch only), launches the kernel cooperatively (staged mode: launches the graph of
  * staged kernels), waits (at most the timeout) and returns the update's time from CUDA events in
  * milliseconds. */
