@@ -134,10 +134,11 @@ static int64_t dim_from_end(MlirType type, intptr_t k) {
   return rank > k ? mlirShapedTypeGetDimSize(type, rank - 1 - k) : 1;
 }
 
-int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k) {
+int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k, bool tensor_cores) {
   if (output_tiles <= 0 || output_tiles >= LATCH_SPLIT_TILES)
     return 1;
-  int64_t wanted = ceil_div(LATCH_SPLIT_TILES, output_tiles), most = k / LATCH_SPLIT_MIN_DEPTH;
+  int64_t wanted = ceil_div(LATCH_SPLIT_TILES, output_tiles),
+          most = k / (tensor_cores ? LATCH_SPLIT_MIN_DEPTH : LATCH_SPLIT_MIN_DEPTH_FP32);
   int64_t slices = wanted < most ? wanted : most;
   return slices < 1 ? 1 : slices;
 }
@@ -154,6 +155,7 @@ int64_t latch_small_product_outputs_per_tile(int64_t k) {
  * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
  * attention and the split gradient's statistics (the products: those query-row tiles, then as many
  * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad,
+ * (row tile, group) pairs x 128 columns for grouped_matmul (row tiles + groups of them),
  * LATCH_SCATTER_TILE_ROWS rows of a scatter_add_rows with many sources, 256 sort positions
  * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles of 64 columns x 256 rows; at least 1, at most
  * 4096. */
@@ -171,12 +173,17 @@ int64_t latch_task_tile_count(MlirOperation task) {
       break;
     }
     tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
-    tiles *= latch_matmul_k_slices(tiles, k);
+    MlirType b = mlirValueGetType(mlirOperationGetOperand(task, 1));
+    bool tensor_cores = mlirTypeIsABF16(mlirShapedTypeGetElementType(a)) && mlirTypeIsABF16(mlirShapedTypeGetElementType(b));
+    tiles *= latch_matmul_k_slices(tiles, k, tensor_cores);
     break;
   }
-  case LATCH_OP_TASK_GROUPED_MATMUL:
-    tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
+  case LATCH_OP_TASK_GROUPED_MATMUL: {
+    /* (row tile, group) pairs: at most one per row tile plus one per group (latch-lower-tasks). */
+    int64_t groups = mlirShapedTypeGetDimSize(mlirValueGetType(mlirOperationGetOperand(task, 1)), 0);
+    tiles = (ceil_div(rows(out), 128) + groups) * ceil_div(dim_from_end(out, 0), 128);
     break;
+  }
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
     tiles = mlirShapedTypeGetDimSize(out, 0) * ceil_div(dim_from_end(out, 1), 128) * ceil_div(dim_from_end(out, 0), 128);
     break;

@@ -51,11 +51,17 @@ int latch_module_find_program(MlirOperation module, MlirOperation *out_program, 
 #define LATCH_SCATTER_TILE_ROWS 64
 
 /* A task.matmul with fewer than LATCH_SPLIT_TILES output tiles of 128 x 128 splits its k range into
- * slices (each at least LATCH_SPLIT_MIN_DEPTH deep) until it has about that many tiles; the slices'
- * partial sums meet in task scratch (docs/device-abi.md). Returns the number of slices (1: no split). */
+ * slices (each at least LATCH_SPLIT_MIN_DEPTH deep on tensor cores, LATCH_SPLIT_MIN_DEPTH_FP32 on the
+ * fp32 tiles) until it has about that many tiles; the slices' partial sums meet in task scratch
+ * (docs/device-abi.md). Returns the number of slices (1: no split). The depth is what pays for the
+ * split: the slice that arrives last reads every slice's 64 KiB of partials, about 2.3 us per slice on an
+ * H200 CTA, where a 128-deep slice on tensor cores computes in about 4 us (per-tile trace, 2026-12-01):
+ * 16 slices of 128 made 37 us combines, longer than the product they split. The fp32 tiles are some 40
+ * times slower per k, so for them the combine stays cheap. */
 #define LATCH_SPLIT_TILES 256
-#define LATCH_SPLIT_MIN_DEPTH 128
-int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k);
+#define LATCH_SPLIT_MIN_DEPTH 512
+#define LATCH_SPLIT_MIN_DEPTH_FP32 128
+int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k, bool tensor_cores);
 
 /* A batched task.matmul whose M is not a multiple of 128 (its 128-row tiles would cross batches) is
  * lowered output element by output element: a warp per element when k >= 32 (the lanes split k),

@@ -20,7 +20,8 @@
  *   a scatter_add_rows with many sources), 8192
  *   elements of elementwise work, copies and row gathers, 64 interleaved query rows of one (batch, head)
  *   for attention and its split gradient (attention_row_begin), one (batch, head, 128 queries) block of
- *   the unsplit attention_grad, (g, 128 x 128 of K x N) of grouped_matmul_weight_grad, 256 positions of
+ *   the unsplit attention_grad, (g, 128 x 128 of K x N) of grouped_matmul_weight_grad, (row tile, group)
+ *   pairs x 128 columns of grouped_matmul, 256 positions of
  *   bucket); tile t of the T tiles the task is launched with (its `tiles` attribute) runs virtual tiles
  *   t, t + T, t + 2T, ... So any T >= 1 computes everything, and T = the rule's count runs one virtual
  *   tile per tile. Where outputs do not follow the rule, the template says how it splits them: a
@@ -1535,8 +1536,18 @@ static void store_f32_pair(gen *g, const tensor_ref *t, int index, int lo, int h
 /* The warp's accumulators into out: registers 2h and 2h + 1 of a tile are columns col, col + 1 of one row,
  * stored by one 8-byte store when out is f32 (8-byte aligned), both columns are inside and the element
  * index is even; otherwise element by element, each inside rows x cols. */
+/* row < rows, and with row_lo >= 0 (an i64 value) also row_lo <= row < row_hi. */
+static int row_in(gen *g, int row, int64_t rows, int row_lo, int row_hi) {
+  int ok = cmpi(g, "slt", row, ci64(g, rows), "i64");
+  if (row_lo < 0)
+    return ok;
+  int inside = op2(g, "arith.andi", cmpi(g, "sge", row, row_lo, "i64"), cmpi(g, "slt", row, row_hi, "i64"), "i1");
+  return op2(g, "arith.andi", ok, inside, "i1");
+}
+
+/* Rows below `rows` are stored; with row_lo >= 0 (an i64 value) only rows in [row_lo, row_hi) of those. */
 static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
-                              int64_t cols, const int *acc) {
+                              int64_t cols, int row_lo, int row_hi, const int *acc) {
   mma_lane w = mma_lane_of(g);
   bool pairs = out->dt == DT_F32 && place_aligned(out, 8);
   for (int mt = 0; mt < 4; ++mt)
@@ -1545,7 +1556,7 @@ static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int r
         int row = add(g, add(g, row0, add(g, w.row, w.g)), ci64(g, 16 * mt + 8 * h));
         int col = add(g, add(g, col0, add(g, w.col, mulc(g, w.t, 2))), ci64(g, 8 * nt));
         int index = add(g, out_base, add(g, mulc(g, row, cols), col));
-        int row_ok = cmpi(g, "slt", row, ci64(g, rows), "i64");
+        int row_ok = row_in(g, row, rows, row_lo, row_hi);
         const int *value = &acc[(mt * 4 + nt) * 4 + 2 * h];
         if (pairs) {
           int both = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, 1), ci64(g, cols), "i64"), "i1");
@@ -1596,10 +1607,11 @@ static void product_accumulate(gen *g, const product_operand *a, const product_o
 
 /* Stores each accumulator (row, col) inside rows x cols to out[out_base + row * cols + col], in the layout
  * that product_accumulate gave the operands a and b. */
-static void product_store(gen *g, const product_operand *a, const product_operand *b, const tensor_ref *out,
-                          int out_base, int row0, int col0, int64_t rows, int64_t cols, const int *acc) {
+static void product_store_rows(gen *g, const product_operand *a, const product_operand *b, const tensor_ref *out,
+                               int out_base, int row0, int col0, int64_t rows, int64_t cols, int row_lo, int row_hi,
+                               const int *acc) {
   if (product_uses_mma(a, b)) {
-    product_store_mma(g, out, out_base, row0, col0, rows, cols, acc);
+    product_store_mma(g, out, out_base, row0, col0, rows, cols, row_lo, row_hi, acc);
     return;
   }
   int ty = divc(g, g->tid, 16), tx = remc(g, g->tid, 16);
@@ -1607,12 +1619,18 @@ static void product_store(gen *g, const product_operand *a, const product_operan
     int row = add(g, row0, addc(g, ty, 16 * x));
     for (int y = 0; y < PRODUCT_MICRO; ++y) {
       int col = add(g, col0, addc(g, tx, 16 * y));
-      when_begin(g, op2(g, "arith.andi", cmpi(g, "slt", row, ci64(g, rows), "i64"),
+      when_begin(g, op2(g, "arith.andi", row_in(g, row, rows, row_lo, row_hi),
                         cmpi(g, "slt", col, ci64(g, cols), "i64"), "i1"));
       store_f32(g, out, add(g, out_base, add(g, mulc(g, row, cols), col)), acc[x * PRODUCT_MICRO + y]);
       when_end(g);
     }
   }
+}
+
+/* Stores rows below `rows` of the tile at (row0, col0). */
+static void product_store(gen *g, const product_operand *a, const product_operand *b, const tensor_ref *out,
+                          int out_base, int row0, int col0, int64_t rows, int64_t cols, const int *acc) {
+  product_store_rows(g, a, b, out, out_base, row0, col0, rows, cols, -1, -1, acc);
 }
 
 /* The small batched product (latch_matmul_is_small: M not a multiple of 128, so row tiles would cross
@@ -1663,7 +1681,7 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
     return;
   }
   int64_t rows = batch * m, tile_cols = ceil_div(n, MATMUL_TILE), out_tiles = ceil_div(rows, MATMUL_TILE) * tile_cols;
-  int64_t slices = latch_matmul_k_slices(out_tiles, k);
+  int64_t slices = latch_matmul_k_slices(out_tiles, k, a->dt == DT_BF16 && b->dt == DT_BF16);
   int partials = -1, arrivals = -1;
   if (slices > 1) {
     partials = pooled_scratch(g, out_tiles * slices * PRODUCT_ACCUMULATORS * CTA_THREADS);
@@ -1720,17 +1738,6 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
-/* The group of row `row`: the number of g with ends[g] <= row (ends is non-decreasing, so this is the
- * first g with row < ends[g]); G when the row is past ends[G-1]. */
-static int group_of(gen *g, const tensor_ref *ends, int row) {
-  int64_t groups = ends->elements;
-  int count, result;
-  int gi = loop1_begin(g, ci64(g, 0), ci64(g, groups), ci64(g, 1), ci64(g, 0), "i64", &count, &result);
-  int below = cmpi(g, "sle", load_index(g, ends, gi), row, "i64");
-  loop1_end(g, add(g, count, cast(g, "arith.extui", below, "i1", "i64")), "i64");
-  return result;
-}
-
 /* Rows [begin, end) of group `group`: begin = ends[g-1] (0 for g = 0), end = ends[g], both clamped to
  * [0, rows]. */
 static void group_rows(gen *g, const tensor_ref *ends, int group, int64_t rows, int *begin, int *end) {
@@ -1741,29 +1748,53 @@ static void group_rows(gen *g, const tensor_ref *ends, int group, int64_t rows, 
   *end = mini(g, maxi(g, load_index(g, ends, group), *begin), row_count);
 }
 
-/* y[r] = x[r] w[g] for the rows of group g, 0 after ends[G-1]. Tiles as matmul over R x N; a tile whose
- * rows span several groups runs one tiled product per group, the other groups' rows reading as zero. */
+/* y[r] = x[r] w[g] for the rows of group g, 0 after ends[G-1]. Tiles: (pair, 128 columns), where the
+ * pairs are the (row tile, group) pairs whose rows meet, in row order, then the row tiles of the rows
+ * after ends[G-1] (their zeros): at most R / 128 + G pairs (each group start inside a row tile adds one).
+ * A pair runs one tiled product, of its group's rows, and stores only them, so a row tile that spans
+ * groups costs no more than its share of each (it used to run every group's product over the whole
+ * tile). Pairs past the last do nothing. */
 static void gen_grouped_matmul(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *ends = &io->in[2], *y = &io->out[0];
   int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(w, 2), groups = dim(w, 0);
   int64_t tile_cols = ceil_div(n, MATMUL_TILE);
-  int vt = tiles_begin(g, ceil_div(rows, MATMUL_TILE) * tile_cols);
-  int row0 = mulc(g, divc(g, vt, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, vt, tile_cols), MATMUL_TILE);
-  int first_group = group_of(g, ends, row0);
-  int last_row = mini(g, addc(g, row0, MATMUL_TILE - 1), ci64(g, rows - 1));
-  int end_group = mini(g, addc(g, group_of(g, ends, last_row), 1), ci64(g, groups));
-  int zero[PRODUCT_ACCUMULATORS], carried[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
-  int summed[PRODUCT_ACCUMULATORS];
-  product_zero(g, zero);
-  int group = for_begin(g, first_group, end_group, ci64(g, 1), PRODUCT_ACCUMULATORS, zero, f32_types, carried, acc);
+  int vt = tiles_begin(g, (ceil_div(rows, MATMUL_TILE) + groups) * tile_cols);
+  int pair = divc(g, vt, tile_cols), col0 = mulc(g, remc(g, vt, tile_cols), MATMUL_TILE);
+  /* Walk the groups, counting their row tiles, to the one that holds `pair`: (pairs before, group, row
+   * tile); group -1 when no group does. */
+  static const char *const walk_types[3] = {"i64", "i64", "i64"};
+  int init[3] = {ci64(g, 0), ci64(g, -1), ci64(g, 0)}, carried[3], found[3];
+  int gi = for_begin(g, ci64(g, 0), ci64(g, groups + 1), ci64(g, 1), 3, init, walk_types, carried, found);
   int begin, end;
-  group_rows(g, ends, group, rows, &begin, &end);
-  product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = begin, .i_hi = end, .i_stride = k, .k_stride = 1};
-  product_operand pw = {.t = w, .base = mulc(g, group, k * n), .i_lo = ci64(g, 0), .i_hi = ci64(g, n),
-                        .i_stride = 1, .k_stride = n};
-  product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), ci64(g, k), carried, summed);
-  for_end(g, PRODUCT_ACCUMULATORS, summed, f32_types);
-  product_store(g, &px, &pw, y, ci64(g, 0), row0, col0, rows, n, acc);
+  group_rows(g, ends, mini(g, gi, ci64(g, groups - 1)), rows, &begin, &end);
+  /* "group" G: the rows after ends[G-1] */
+  int past = cmpi(g, "eq", gi, ci64(g, groups), "i64");
+  begin = sel(g, past, end, begin, "i64");
+  end = sel(g, past, ci64(g, rows), end, "i64");
+  int first_tile = divc(g, begin, MATMUL_TILE);
+  int count = sel(g, cmpi(g, "sgt", end, begin, "i64"),
+                  addc(g, sub(g, divc(g, addc(g, end, -1), MATMUL_TILE), first_tile), 1), ci64(g, 0), "i64");
+  int seen = add(g, carried[0], count);
+  int hit = op2(g, "arith.andi", cmpi(g, "sge", pair, carried[0], "i64"), cmpi(g, "slt", pair, seen, "i64"), "i1");
+  int next[3] = {seen, sel(g, hit, gi, carried[1], "i64"),
+                 sel(g, hit, add(g, first_tile, sub(g, pair, carried[0])), carried[2], "i64")};
+  for_end(g, 3, next, walk_types);
+  int group = found[1], row0 = mulc(g, found[2], MATMUL_TILE);
+  when_begin(g, cmpi(g, "sge", group, ci64(g, 0), "i64"));
+  int lo, hi;
+  group_rows(g, ends, mini(g, group, ci64(g, groups - 1)), rows, &lo, &hi);
+  int zeros = cmpi(g, "eq", group, ci64(g, groups), "i64");
+  lo = sel(g, zeros, hi, lo, "i64");
+  hi = sel(g, zeros, ci64(g, rows), hi, "i64");
+  product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = lo, .i_hi = hi, .i_stride = k, .k_stride = 1};
+  product_operand pw = {.t = w, .base = mulc(g, mini(g, group, ci64(g, groups - 1)), k * n), .i_lo = ci64(g, 0),
+                        .i_hi = ci64(g, n), .i_stride = 1, .k_stride = n};
+  int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
+  product_zero(g, zero);
+  /* The zero rows' pairs run an empty k range: their sums stay 0. */
+  product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), sel(g, zeros, ci64(g, 0), ci64(g, k), "i64"), zero, acc);
+  product_store_rows(g, &px, &pw, y, ci64(g, 0), row0, col0, rows, n, lo, hi, acc);
+  when_end(g);
   loop_end(g);
 }
 

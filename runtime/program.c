@@ -87,7 +87,9 @@ static latch_status choose_grid(latch_program *p, const latch_program_options *o
                              "kernel '%s' can run at most %d threads per CTA (%d registers per thread), but the "
                              "manifest's block has %d",
                              m->kernel, max_threads, p->registers, threads);
-  if (m->dynamic_shared_bytes > 48 * 1024)
+  /* The default limit, 48 KiB, covers static and dynamic shared memory together (@latch_main's tile
+   * counter word is static), so the manifest's amount is always asked for. */
+  if (m->dynamic_shared_bytes > 0)
     LATCH_CU_RETURN_IF_ERROR(d, cuFuncSetAttribute,
                              (p->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)m->dynamic_shared_bytes),
                              "allowing %lld bytes of dynamic shared memory", (long long)m->dynamic_shared_bytes);
@@ -137,7 +139,7 @@ static latch_status load_staged_kernels(latch_program *p, const char *image_name
       return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED,
                                "staged kernel '%s' can run at most %d threads per CTA, but the manifest's block has %d",
                                name, max_threads, threads);
-    if (m->dynamic_shared_bytes > 48 * 1024)
+    if (m->dynamic_shared_bytes > 0)
       LATCH_CU_RETURN_IF_ERROR(d, cuFuncSetAttribute,
                                (p->staged_kernels[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                 (int)m->dynamic_shared_bytes),

@@ -109,9 +109,11 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 
 // -----
 
-// task.grouped_matmul: the groups of the tile's first and last rows (the number of ends[g] <= row) bound a
-// loop over groups; each runs the tiled product with the other groups' rows reading as zero, carrying the
-// 64 accumulators; rows past ends[G-1] are in no group and give 0. bf16 operands: the product runs on
+// task.grouped_matmul: tiles are (row tile, group) pairs x 128 columns, here (1 row tile + 3 groups) x 1 =
+// 4. A loop over the groups and the rows past ends[G-1] (G + 1 = 4 steps) counts each one's row tiles to
+// find the pair's group and row tile (group -1: no pair, nothing to do); the pair runs one tiled product
+// over its group's rows and stores only those rows (the rows past ends[G-1]: an empty k range, zeros).
+// bf16 operands: the product runs on
 // tensor cores, 32 steps of k per stage, staged as they lie in memory through a ring of 4 buffers in
 // dynamic shared memory: 16-byte chunks of x (k contiguous) and of w (columns contiguous) by cp.async
 // when inside the operand and aligned, otherwise by i16 loads stored at once; stages 0-2 before the stage
@@ -121,19 +123,19 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK-LABEL: gpu.module @latch attributes {latch.dynamic_shared_bytes = 81920 : i64}
 // CHECK: llvm.mlir.global external @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x f32>
 // CHECK: func.func @task_body_0(
-// CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
-// CHECK: arith.cmpi sle
-// CHECK: %[[LAST:.*]] = scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
-// CHECK: %[[END0:.*]] = arith.addi %[[LAST]], %c1_i64 : i64
-// CHECK: %[[END:.*]] = arith.minsi %[[END0]], %c3_i64 : i64
-// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step %c1_i64 iter_args({{.*}}) -> (f32, {{.*}}) : i64 {
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c4_i64 step %c4_i64 : i64 {
+// CHECK: %[[WALK:.*]]:3 = scf.for %{{.*}} = %c0_i64 to %c4_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64, %{{.*}} = %c-1_i64, %{{.*}} = %c0_i64) -> (i64, i64, i64) : i64 {
+// CHECK: scf.yield
+// CHECK: arith.muli %[[WALK]]#2, %c128_i64 : i64
+// CHECK: %[[SOME:.*]] = arith.cmpi sge, %[[WALK]]#1, %c0_i64 : i64
+// CHECK-NEXT: scf.if %[[SOME]] {
 // CHECK: nvvm.barrier0
 // CHECK: scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 : i64 {
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i16
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
 // CHECK-NEXT: arith.subi
 // CHECK-NEXT: arith.divui
 // CHECK-NEXT: nvvm.cp.async.wait.group 2
@@ -149,6 +151,12 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-NOT: nvvm.barrier0
 // CHECK: scf.yield
+// The stores keep to the pair's rows [lo, hi) as well as the tensor's 20.
+// CHECK: %[[BELOW:.*]] = arith.cmpi slt, %[[ROW:.*]], %c20_i64 : i64
+// CHECK-DAG: %[[UNDER_HI:.*]] = arith.cmpi slt, %[[ROW]], %{{.*}} : i64
+// CHECK-DAG: %[[FROM_LO:.*]] = arith.cmpi sge, %[[ROW]], %{{.*}} : i64
+// CHECK: %[[INSIDE:.*]] = arith.andi %[[FROM_LO]], %[[UNDER_HI]] : i1
+// CHECK-NEXT: arith.andi %[[BELOW]], %[[INSIDE]] : i1
 // CHECK: sym_name = "grouped_matmul"
 func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends: tensor<3xi32>) -> tensor<20x12xf32> {
   %y = "task.grouped_matmul"(%x, %w, %ends) : (tensor<20x8xbf16>, tensor<3x8x12xbf16>, tensor<3xi32>) -> tensor<20x12xf32>
@@ -1083,15 +1091,16 @@ func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf
 
 // -----
 
-// task.matmul with few output tiles and a deep k ([64, 2048] x [2048, 64]: one tile): k splits into 16
-// slices of 128 (dialects/schedule.c latch_matmul_k_slices: about 256 tiles, slices at least 128 deep),
+// task.matmul with few output tiles and a deep k ([64, 8192] x [8192, 64]: one tile): k splits into 16
+// slices of 512 (dialects/schedule.c latch_matmul_k_slices: about 256 tiles, slices at least 512 deep on
+// tensor cores),
 // tiles = 16. Each slice's 64 accumulators per thread go to the pooled scratch @latch_pool0 (16 x 64 x
 // 256 floats, written at the end of the pass) in the threads' own layout, fenced (release); the slice
 // that arrives last at the tile's counter adds the 16 slices in order and stores the result.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[POOL:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c16_i64 step %c16_i64 : i64 {
-// CHECK: arith.muli %{{.*}}, %c128_i64 : i64
+// CHECK: arith.muli %{{.*}}, %c512_i64 : i64
 // CHECK: nvvm.mma.sync
 // CHECK-COUNT-64: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: llvm.fence syncscope("device") release
@@ -1104,7 +1113,7 @@ func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf
 // CHECK: llvm.mlir.addressof @latch_task0_arrivals : !llvm.ptr<1>
 // CHECK: llvm.mlir.global internal @latch_pool0() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<262144 x f32>
 // CHECK: "task.matmul"{{.*}}tiles = 16 : i64
-func.func @matmul_split(%a: tensor<64x2048xbf16>, %b: tensor<2048x64xbf16>) -> tensor<64x64xf32> {
-  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<64x2048xbf16>, tensor<2048x64xbf16>) -> tensor<64x64xf32>
+func.func @matmul_split(%a: tensor<64x8192xbf16>, %b: tensor<8192x64xbf16>) -> tensor<64x64xf32> {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<64x8192xbf16>, tensor<8192x64xbf16>) -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
 }
