@@ -1786,13 +1786,14 @@ static void gen_grouped_matmul(gen *g, task_io *io) {
   int zeros = cmpi(g, "eq", group, ci64(g, groups), "i64");
   lo = sel(g, zeros, hi, lo, "i64");
   hi = sel(g, zeros, ci64(g, rows), hi, "i64");
-  product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = lo, .i_hi = hi, .i_stride = k, .k_stride = 1};
+  /* The rows past ends[G-1] read an empty range of x's rows: their sums are 0. */
+  product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = lo, .i_hi = sel(g, zeros, lo, hi, "i64"), .i_stride = k,
+                        .k_stride = 1};
   product_operand pw = {.t = w, .base = mulc(g, mini(g, group, ci64(g, groups - 1)), k * n), .i_lo = ci64(g, 0),
                         .i_hi = ci64(g, n), .i_stride = 1, .k_stride = n};
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
-  /* The zero rows' pairs run an empty k range: their sums stay 0. */
-  product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), sel(g, zeros, ci64(g, 0), ci64(g, k), "i64"), zero, acc);
+  product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), ci64(g, k), zero, acc);
   product_store_rows(g, &px, &pw, y, ci64(g, 0), row0, col0, rows, n, lo, hi, acc);
   when_end(g);
   loop_end(g);

@@ -112,7 +112,7 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // task.grouped_matmul: tiles are (row tile, group) pairs x 128 columns, here (1 row tile + 3 groups) x 1 =
 // 4. A loop over the groups and the rows past ends[G-1] (G + 1 = 4 steps) counts each one's row tiles to
 // find the pair's group and row tile (group -1: no pair, nothing to do); the pair runs one tiled product
-// over its group's rows and stores only those rows (the rows past ends[G-1]: an empty k range, zeros).
+// over its group's rows and stores only those rows (the rows past ends[G-1]: no rows of x read, zeros).
 // bf16 operands: the product runs on
 // tensor cores, 32 steps of k per stage, staged as they lie in memory through a ring of 4 buffers in
 // dynamic shared memory: 16-byte chunks of x (k contiguous) and of w (columns contiguous) by cp.async
@@ -135,7 +135,7 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i16
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
 // CHECK-NEXT: arith.subi
 // CHECK-NEXT: arith.divui
 // CHECK-NEXT: nvvm.cp.async.wait.group 2
