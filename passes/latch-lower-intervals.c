@@ -393,7 +393,9 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave)
  * (two, alternating, so that one CTA barrier per tile suffices). Each tile run draws exactly one ticket, so
  * a wave of `total` tiles moves the counter by exactly `total`: `base`, the tiles of every earlier wave of
  * @latch_main, is a constant (u32 arithmetic wraps consistently). Which CTA runs a tile changes from run
- * to run; what a tile computes does not (no template depends on the CTA), so the bits stay the same. */
+ * to run; what a tile computes does not (no template depends on the CTA), so the bits stay the same.
+ * A tracing CTA's thread 0 also records when the tile began and when its threads were done (after the
+ * barrier) at %tile_records[2 (base + tile)] (docs/device-abi.md "Trace"). */
 static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, int wave, uint32_t base) {
   latch_text *t = w->t;
   int64_t total = wave_tiles(l, interval, wave);
@@ -410,6 +412,14 @@ static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, i
   latch_text_put(t, "      scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", go, tile, parity);
   latch_text_put(t, "    } do {\n");
   latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32):\n", tile, parity);
+  int began = fresh(w), now = fresh(w), ended = fresh(w), wide = fresh(w), record = fresh(w), words = fresh(w),
+      at = fresh(w), at_end = fresh(w);
+  latch_text_put(t, "      %%v%d = scf.if %%trace_leader -> (i64) {\n", began);
+  latch_text_put(t, "        %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", now);
+  latch_text_put(t, "        scf.yield %%v%d : i64\n", now);
+  latch_text_put(t, "      } else {\n");
+  latch_text_put(t, "        scf.yield %%no_trace : i64\n");
+  latch_text_put(t, "      }\n");
   latch_text_put(t, "      %%v%d = scf.if %%leader -> (i32) {\n", ticket);
   latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%tile_counter, %%c1 syncscope(\"device\") monotonic "
                     ": !llvm.ptr<1>, i32\n", drawn);
@@ -426,6 +436,19 @@ static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, i
   latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", next, slot);
   latch_text_put(t, "      }\n");
   latch_text_put(t, "      nvvm.barrier0\n");
+  latch_text_put(t, "      scf.if %%trace_leader {\n");
+  latch_text_put(t, "        %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", ended);
+  latch_text_put(t, "        %%v%d = arith.extui %%v%d : i32 to i64\n", wide, tile);
+  latch_text_put(t, "        %%v%d = arith.constant %lld : i64\n", words, 2 * (long long)base);
+  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", record, wide, wide);
+  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", at, record, words);
+  latch_text_put(t, "        %%v%d = llvm.getelementptr %%tile_records[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n",
+                 at_end, at);
+  latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", began, at_end);
+  int second = fresh(w);
+  latch_text_put(t, "        %%v%d = llvm.getelementptr %%v%d[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n", second, at_end);
+  latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", ended, second);
+  latch_text_put(t, "      }\n");
   int taken = fresh(w);
   latch_text_put(t, "      %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
   latch_text_put(t, "      %%v%d = arith.xori %%v%d, %%c1 : i32\n", flipped, parity);
@@ -550,6 +573,14 @@ static void write_kernel(const lowerer *l, latch_text *t) {
   latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
   latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
   latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
+  if (l->tile_counter) {
+    /* The tiles' records follow every CTA's interval words and %smid words (docs/device-abi.md "Trace"). */
+    latch_text_put(t, "    %%grid_wide = arith.extui %%grid : i32 to i64\n");
+    latch_text_put(t, "    %%cta_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3 + 1);
+    latch_text_put(t, "    %%records_offset = arith.muli %%grid_wide, %%cta_words : i64\n");
+    latch_text_put(t, "    %%tile_records = llvm.getelementptr %%trace[%%records_offset] : (!llvm.ptr<1>, i64) -> "
+                      "!llvm.ptr<1>, i64\n");
+  }
   write_trace_smid(&w);
   uint32_t tickets = 0; /* drawn from the tile counter before the current wave */
   for (int i = 0; i < l->interval_count; ++i) {
@@ -903,7 +934,21 @@ static bool record_manifest(lowerer *l) {
   for (int i = 0; i < l->interval_count; ++i) {
     latch_text_put(&t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
     put_json_string(&t, latch_interval_name(l->markers[i]));
-    latch_text_put(&t, ", \"tiles\": %lld}", (long long)l->interval_tiles[i]);
+    latch_text_put(&t, ", \"tiles\": %lld, \"tasks\": [", (long long)l->interval_tiles[i]);
+    /* In the order the tile loops number their tiles: wave by wave, tasks in program order. */
+    bool first = true;
+    for (int wave = 0; wave < l->interval_waves[i]; ++wave)
+      for (size_t k = 0; k < l->task_count; ++k) {
+        const lowered_task *task = &l->tasks[k];
+        if (task->interval != i || task->wave != wave)
+          continue;
+        MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(task->op));
+        latch_text_put(&t, "%s{\"kind\": ", first ? "" : ", ");
+        put_json_string(&t, mlirStringRefCreate(name.data + 5, name.length - 5)); /* after "task." */
+        latch_text_put(&t, ", \"tiles\": %lld}", (long long)task->tiles);
+        first = false;
+      }
+    latch_text_put(&t, "]}");
   }
   if (l->staged) {
     latch_text_put(&t, "],\n \"staged_kernels\": [");

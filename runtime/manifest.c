@@ -167,6 +167,42 @@ static bool read_tensor(reader *r, const latch_json_value *object, const char *p
   return true;
 }
 
+/* An interval's optional "tasks": [{"kind": "matmul", "tiles": 256}, ...], adding up to its tiles. */
+static bool read_interval_tasks(reader *r, const latch_json_value *item, const char *path,
+                                latch_manifest_interval *interval) {
+  if (!latch_json_object_get(item, "tasks"))
+    return true;
+  const latch_json_value *list = get(r, item, path, "tasks", LATCH_JSON_ARRAY, true);
+  if (!list)
+    return false;
+  char where[128];
+  join(where, sizeof(where), path, "tasks");
+  if (!(interval->tasks = calloc(list->count ? list->count : 1, sizeof(*interval->tasks))))
+    return fail(r, list, where, "out of memory");
+  interval->task_count = (int64_t)list->count;
+  static const char *const keys[] = {"kind", "tiles", NULL};
+  int64_t sum = 0;
+  for (size_t t = 0; t < list->count; ++t) {
+    char task_path[160], kind_path[176];
+    snprintf(task_path, sizeof(task_path), "%s[%zu]", where, t);
+    const latch_json_value *task = list->elements[t];
+    if (task->kind != LATCH_JSON_OBJECT)
+      return fail(r, task, task_path, "expected an object, found %s", latch_json_kind_name(task->kind));
+    if (!check_keys(r, task, task_path, keys))
+      return false;
+    const latch_json_value *kind = get(r, task, task_path, "kind", LATCH_JSON_STRING, true);
+    join(kind_path, sizeof(kind_path), task_path, "kind");
+    if (!kind || !(interval->tasks[t].kind = copy_string(r, kind, kind_path, false)) ||
+        !read_integer(r, task, task_path, "tiles", 0, INT32_MAX, true, &interval->tasks[t].tiles))
+      return false;
+    sum += interval->tasks[t].tiles;
+  }
+  if (sum != interval->tiles)
+    return fail(r, list, where, "the tasks' tiles add up to %lld, but the interval has %lld", (long long)sum,
+                (long long)interval->tiles);
+  return true;
+}
+
 static bool read_intervals(reader *r, const latch_json_value *root, latch_manifest *m) {
   const latch_json_value *list = get(r, root, "", "intervals", LATCH_JSON_ARRAY, true);
   if (!list)
@@ -177,7 +213,7 @@ static bool read_intervals(reader *r, const latch_json_value *root, latch_manife
   if (!m->intervals)
     return fail(r, list, "intervals", "out of memory");
   m->interval_count = (int64_t)list->count;
-  static const char *const keys[] = {"name", "tiles", NULL};
+  static const char *const keys[] = {"name", "tiles", "tasks", NULL};
   for (size_t i = 0; i < list->count; ++i) {
     char path[64], where[96];
     snprintf(path, sizeof(path), "intervals[%zu]", i);
@@ -200,7 +236,8 @@ static bool read_intervals(reader *r, const latch_json_value *root, latch_manife
       return fail(r, item, path, "out of memory");
     memcpy(interval->kind, kind, kind_length);
     interval->kind[kind_length] = '\0';
-    if (!read_integer(r, item, path, "tiles", 0, INT32_MAX, true, &interval->tiles))
+    if (!read_integer(r, item, path, "tiles", 0, INT32_MAX, true, &interval->tiles) ||
+        !read_interval_tasks(r, item, path, interval))
       return false;
   }
   return true;
@@ -571,6 +608,9 @@ void latch_manifest_deinitialize(latch_manifest *manifest) {
   for (int64_t i = 0; manifest->intervals && i < manifest->interval_count; ++i) {
     free(manifest->intervals[i].name);
     free(manifest->intervals[i].kind);
+    for (int64_t t = 0; t < manifest->intervals[i].task_count; ++t)
+      free(manifest->intervals[i].tasks[t].kind);
+    free(manifest->intervals[i].tasks);
   }
   free(manifest->intervals);
   for (int64_t i = 0; manifest->staged_kernels && i < manifest->staged_kernel_count; ++i)

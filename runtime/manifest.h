@@ -29,10 +29,19 @@ typedef enum latch_dtype { LATCH_DTYPE_F32, LATCH_DTYPE_BF16, LATCH_DTYPE_I32 } 
 typedef enum latch_arg_role { LATCH_ROLE_PARAM, LATCH_ROLE_STATE, LATCH_ROLE_STEP, LATCH_ROLE_INPUT } latch_arg_role;
 typedef enum latch_init_kind { LATCH_INIT_NORMAL, LATCH_INIT_ONES, LATCH_INIT_ZEROS } latch_init_kind;
 
+typedef struct latch_manifest_task {
+  char *kind; /* the op name without "task." ("matmul") */
+  int64_t tiles;
+} latch_manifest_task;
+
 typedef struct latch_manifest_interval {
   char *name; /* "i3.matmul", "i7.matmul+2" (latch-fuse-phases: a matmul interval with 2 more tasks) */
   char *kind; /* the text after the first '.' up to a '+' ("matmul"), or the whole name */
   int64_t tiles;
+  /* Optional ("tasks"): the interval's tasks in the order @latch_main numbers their tiles (wave by wave),
+   * whose tiles add up to `tiles`; task_count 0 when the manifest has none. */
+  int64_t task_count;
+  latch_manifest_task *tasks;
 } latch_manifest_interval;
 
 typedef struct latch_manifest_tensor {

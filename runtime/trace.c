@@ -294,3 +294,87 @@ latch_status latch_trace_write_json(const char *path, const latch_manifest *m, i
     return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "cannot write '%s'", path);
   return latch_ok_status();
 }
+
+/* ---- the tiles' records ---- */
+
+int64_t latch_trace_tile_records(const latch_manifest *m) {
+  int64_t records = 0;
+  for (int64_t i = 0; i < m->interval_count; ++i) {
+    if (m->intervals[i].task_count == 0 && m->intervals[i].tiles > 0)
+      return 0;
+    records += m->intervals[i].tiles;
+  }
+  return records;
+}
+
+typedef struct task_time {
+  int64_t interval, task, tiles, recorded;
+  double sum_us, median_us, max_us;
+} task_time;
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int compare_task_time(const void *a, const void *b) {
+  const task_time *x = a, *y = b;
+  return x->sum_us < y->sum_us ? 1 : x->sum_us > y->sum_us ? -1 : 0;
+}
+
+void latch_trace_tasks_print(FILE *stream, const latch_manifest *m, int64_t ctas, const uint64_t *trace,
+                             int64_t slowest) {
+  int64_t records = latch_trace_tile_records(m), tasks = 0, longest = 1;
+  if (records == 0 || slowest <= 0)
+    return;
+  for (int64_t i = 0; i < m->interval_count; ++i)
+    for (int64_t t = 0; t < m->intervals[i].task_count; ++t) {
+      tasks++;
+      if (m->intervals[i].tasks[t].tiles > longest)
+        longest = m->intervals[i].tasks[t].tiles;
+    }
+  task_time *times = calloc((size_t)(tasks ? tasks : 1), sizeof(*times));
+  double *durations = malloc((size_t)longest * sizeof(double));
+  if (!times || !durations) {
+    free(times);
+    free(durations);
+    return;
+  }
+  const uint64_t *record = trace + latch_trace_buffer_words(ctas, m->interval_count);
+  int64_t n = 0, tile = 0;
+  double total_us = 0;
+  for (int64_t i = 0; i < m->interval_count; ++i)
+    for (int64_t t = 0; t < m->intervals[i].task_count; ++t) {
+      task_time *tt = &times[n++];
+      tt->interval = i, tt->task = t, tt->tiles = m->intervals[i].tasks[t].tiles;
+      for (int64_t k = 0; k < tt->tiles; ++k, ++tile) {
+        uint64_t begin = record[2 * tile], end = record[2 * tile + 1];
+        if (begin == 0 || end < begin)
+          continue;
+        durations[tt->recorded++] = (double)(end - begin) * 1e-3;
+        tt->sum_us += (double)(end - begin) * 1e-3;
+      }
+      if (tt->recorded) {
+        qsort(durations, (size_t)tt->recorded, sizeof(double), compare_double);
+        tt->median_us = durations[tt->recorded / 2];
+        tt->max_us = durations[tt->recorded - 1];
+      }
+      total_us += tt->sum_us;
+    }
+  if (total_us > 0) {
+    qsort(times, (size_t)n, sizeof(*times), compare_task_time);
+    fprintf(stream, "slowest tasks (tile time: the sum over a task's tiles of begin to its CTA's barrier after it; "
+                    "median and longest tile):\n");
+    fprintf(stream, "  %-28s %-26s %6s %11s %7s %10s %10s\n", "interval", "task", "tiles", "sum us", "share",
+            "median us", "max us");
+    for (int64_t k = 0; k < n && k < slowest && times[k].sum_us > 0; ++k) {
+      const task_time *tt = &times[k];
+      const latch_manifest_interval *interval = &m->intervals[tt->interval];
+      fprintf(stream, "  %-28s %-26s %6lld %11.3f %6.1f%% %10.3f %10.3f\n", interval->name,
+              interval->tasks[tt->task].kind, (long long)tt->tiles, tt->sum_us, 100.0 * tt->sum_us / total_us,
+              tt->median_us, tt->max_us);
+    }
+  }
+  free(times);
+  free(durations);
+}

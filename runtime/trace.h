@@ -2,7 +2,10 @@
  * interval i, trace[(c * intervals + i) * 3 + {0, 1, 2}] = %globaltimer (ns) on entering the interval, when
  * its tiles are done, and when it leaves the barrier (+2 = +1 for the last interval); after the timestamps
  * of all CTAs, trace[ctas * intervals * 3 + c] = %smid + 1 of CTA c (0 = never written: the staged
- * kernels do not write it).
+ * kernels do not write it). When the manifest lists every interval's tasks, the tiles' records follow:
+ * tile t of the update (numbered through the intervals in order, each interval's as the manifest's tasks
+ * list them) at trace[ctas * (intervals * 3 + 1) + 2 t + {0, 1}] = when it began and when its CTA's
+ * threads were done with it (@latch_main's tile counter loop writes them; 0 where nothing ran it).
  *
  * With one CTA per SM (every CTA recorded its SM, no two the same) the JSON has one track per SM;
  * otherwise one track per CTA, named and sorted by its SM where known. */
@@ -21,6 +24,16 @@
 static inline int64_t latch_trace_buffer_words(int64_t ctas, int64_t intervals) {
   return ctas * intervals * LATCH_ABI_TRACE_WORDS + ctas;
 }
+
+/* Tiles of the update with a record in the trace buffer: all of them when every interval of the manifest
+ * lists its tasks, else 0. The buffer holds 2 more u64 words per record after latch_trace_buffer_words. */
+int64_t latch_trace_tile_records(const latch_manifest *manifest);
+
+/* Prints the `slowest` tasks by tile time (the sum over a task's recorded tiles of end - begin, the
+ * median and the longest tile): which task of an interval holds it up. Prints nothing when no tile was
+ * recorded (the staged kernels, round robin, or a manifest without tasks). */
+void latch_trace_tasks_print(FILE *stream, const latch_manifest *manifest, int64_t ctas, const uint64_t *trace,
+                             int64_t slowest);
 
 /* The SM that CTA `cta` ran on, from its %smid word; -1 when the word is 0 (never written). */
 int64_t latch_trace_cta_sm(const latch_manifest *manifest, int64_t ctas, const uint64_t *trace, int64_t cta);

@@ -489,6 +489,7 @@ static latch_status write_trace(run_state *s) {
   latch_trace_report report;
   if (!status && !(status = latch_trace_analyse(&s->manifest, p->grid, trace, &report))) {
     latch_trace_report_print(stdout, &report, s->opts->trace_slowest);
+    latch_trace_tasks_print(stdout, &s->manifest, p->grid, trace, s->opts->trace_slowest);
     latch_trace_report_deinitialize(&report);
   }
   free(trace);

@@ -10,6 +10,7 @@
  *   driver [LIBRARY]       load the CUDA driver table from LIBRARY (default: as latch-run does)
  *   trace KIND OUT.json    a synthetic trace analysed and written (KIND: good, zero, order, overlap; with
  *                          %smid words: sm, shared, partial, smbad)
+ *   tiles                  a synthetic update's tiles' records: the slowest tasks
  *   init SEED P N STD DTYPE   the first N values the init rule gives tensor P (as float bits)
  */
 #include <inttypes.h>
@@ -308,6 +309,37 @@ static int cmd_trace(const char *kind, const char *out) {
   return status ? fail(status) : 0;
 }
 
+/* The tiles' records of a synthetic update with tasks (docs/device-abi.md "Trace"): the task report. */
+static const char synthetic_tasks_manifest[] =
+    "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [256, 1, 1], \"dynamic_shared_bytes\": 0,"
+    " \"arena_bytes\": 0, \"intervals\": ["
+    "{\"name\": \"i0.matmul+1\", \"tiles\": 4, \"tasks\": [{\"kind\": \"matmul\", \"tiles\": 3}, {\"kind\": \"convert\", \"tiles\": 1}]},"
+    " {\"name\": \"i1.map\", \"tiles\": 2, \"tasks\": [{\"kind\": \"map\", \"tiles\": 2}]},"
+    " {\"name\": \"i2.matmul+1\", \"tiles\": 4, \"tasks\": [{\"kind\": \"matmul\", \"tiles\": 2}, {\"kind\": \"adamw\", \"tiles\": 2}]}],"
+    " \"args\": [], \"results\": []}";
+
+static int cmd_tiles(void) {
+  latch_manifest m;
+  latch_status status =
+      latch_manifest_parse("synthetic", synthetic_tasks_manifest, strlen(synthetic_tasks_manifest), &m);
+  if (status)
+    return fail(status);
+  enum { CTAS = 2, INTERVALS = 3, TILES = 10 };
+  if (latch_trace_tile_records(&m) != TILES) {
+    latch_manifest_deinitialize(&m);
+    return fail(LATCH_MAKE_STATUS(LATCH_STATUS_INTERNAL, "latch_trace_tile_records disagrees"));
+  }
+  uint64_t trace[CTAS * (INTERVALS * 3 + 1) + 2 * TILES] = {0};
+  /* (begin, end) in ns: i0 matmul 50, 60, 100 and convert 20; i1 map 10, 40; i2 matmul 100, 90 and adamw
+   * 30 and one tile that nothing ran (0, 0). */
+  static const uint64_t records[2 * TILES] = {1000, 1050, 1000, 1060, 1050, 1150, 1060, 1080, 1200, 1210,
+                                              1200, 1240, 1300, 1400, 1300, 1390, 1400, 1430, 0, 0};
+  memcpy(&trace[CTAS * (INTERVALS * 3 + 1)], records, sizeof(records));
+  latch_trace_tasks_print(stdout, &m, CTAS, trace, 4);
+  latch_manifest_deinitialize(&m);
+  return 0;
+}
+
 static int cmd_init(const char *seed, const char *p, const char *n, const char *std, const char *dtype) {
   latch_manifest_arg arg;
   memset(&arg, 0, sizeof(arg));
@@ -352,8 +384,10 @@ int main(int argc, char **argv) {
     return cmd_driver(argc >= 3 ? argv[2] : NULL);
   if (argc >= 4 && strcmp(argv[1], "trace") == 0)
     return cmd_trace(argv[2], argv[3]);
+  if (argc >= 2 && strcmp(argv[1], "tiles") == 0)
+    return cmd_tiles();
   if (argc >= 7 && strcmp(argv[1], "init") == 0)
     return cmd_init(argv[2], argv[3], argv[4], argv[5], argv[6]);
-  fprintf(stderr, "usage: latch-runtime-test json|jsons|manifest|manifests|status|cuda-error|driver|trace|init ...\n");
+  fprintf(stderr, "usage: latch-runtime-test json|jsons|manifest|manifests|status|cuda-error|driver|trace|tiles|init ...\n");
   return 2;
 }
