@@ -48,6 +48,7 @@ typedef struct lower_options {
   bool staged;
   int64_t min_ctas_per_sm;
   bool tile_counter;
+  bool trace_tiles;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -62,6 +63,11 @@ static const latch_pass_option lower_option_table[] = {
      "@latch_main's CTAs take each interval's tiles after their first from a shared counter (false: round "
      "robin, tile t on CTA t mod gridDim.x)",
      offsetof(lower_options, tile_counter)},
+    {"trace-tiles", LATCH_OPTION_BOOL, "false",
+     "with tile-counter, a tracing @latch_main also records each tile's begin and end (latch-run --trace "
+     "then lists the slowest tasks); off by default because it makes LLVM's code generation of the kernel "
+     "about 2.5 times slower",
+     offsetof(lower_options, trace_tiles)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -119,6 +125,7 @@ typedef struct lowerer {
   bool staged; /* also write the staged kernels */
   int64_t min_ctas_per_sm; /* .minnctapersm of @latch_main; 0 for none */
   bool tile_counter;       /* @latch_main takes tiles from the tile counter (else round robin) */
+  bool trace_tiles;        /* and records each tile's begin and end when tracing */
   int errors;
 } lowerer;
 
@@ -387,6 +394,26 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave)
   latch_text_put(t, "    }\n");
 }
 
+/* A tracing CTA's thread 0 stores %globaltimer into word `word` (0: begin, 1: end) of the record of tile
+ * %v<tile> of the wave whose tiles follow `base` earlier ones: %tile_records[2 (base + tile) + word]. Each
+ * end of the record is stored where it is read, so no timer value lives across the tile's call. */
+static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t base, int word) {
+  latch_text *t = w->t;
+  if (!l->trace_tiles)
+    return;
+  int now = fresh(w), wide = fresh(w), twice = fresh(w), offset = fresh(w), at = fresh(w), address = fresh(w);
+  latch_text_put(t, "      scf.if %%trace_leader {\n");
+  latch_text_put(t, "        %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", now);
+  latch_text_put(t, "        %%v%d = arith.extui %%v%d : i32 to i64\n", wide, tile);
+  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", twice, wide, wide);
+  latch_text_put(t, "        %%v%d = arith.constant %lld : i64\n", offset, 2 * (long long)base + word);
+  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", at, twice, offset);
+  latch_text_put(t, "        %%v%d = llvm.getelementptr %%tile_records[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n",
+                 address, at);
+  latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", now, address);
+  latch_text_put(t, "      }\n");
+}
+
 /* docs/device-abi.md "Tile counter": CTA c runs tile c first; every tile it runs, thread 0 draws a ticket
  * (atomic add on the update's tile counter, issued before the tile so that its latency hides behind it)
  * and the next tile is gridDim.x + ticket - `base`, passed to the CTA's threads through a shared word
@@ -412,14 +439,7 @@ static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, i
   latch_text_put(t, "      scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", go, tile, parity);
   latch_text_put(t, "    } do {\n");
   latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32):\n", tile, parity);
-  int began = fresh(w), now = fresh(w), ended = fresh(w), wide = fresh(w), record = fresh(w), words = fresh(w),
-      at = fresh(w), at_end = fresh(w);
-  latch_text_put(t, "      %%v%d = scf.if %%trace_leader -> (i64) {\n", began);
-  latch_text_put(t, "        %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", now);
-  latch_text_put(t, "        scf.yield %%v%d : i64\n", now);
-  latch_text_put(t, "      } else {\n");
-  latch_text_put(t, "        scf.yield %%no_trace : i64\n");
-  latch_text_put(t, "      }\n");
+  write_tile_record(w, l, tile, base, 0);
   latch_text_put(t, "      %%v%d = scf.if %%leader -> (i32) {\n", ticket);
   latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%tile_counter, %%c1 syncscope(\"device\") monotonic "
                     ": !llvm.ptr<1>, i32\n", drawn);
@@ -436,19 +456,7 @@ static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, i
   latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", next, slot);
   latch_text_put(t, "      }\n");
   latch_text_put(t, "      nvvm.barrier0\n");
-  latch_text_put(t, "      scf.if %%trace_leader {\n");
-  latch_text_put(t, "        %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", ended);
-  latch_text_put(t, "        %%v%d = arith.extui %%v%d : i32 to i64\n", wide, tile);
-  latch_text_put(t, "        %%v%d = arith.constant %lld : i64\n", words, 2 * (long long)base);
-  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", record, wide, wide);
-  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", at, record, words);
-  latch_text_put(t, "        %%v%d = llvm.getelementptr %%tile_records[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n",
-                 at_end, at);
-  latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", began, at_end);
-  int second = fresh(w);
-  latch_text_put(t, "        %%v%d = llvm.getelementptr %%v%d[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n", second, at_end);
-  latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", ended, second);
-  latch_text_put(t, "      }\n");
+  write_tile_record(w, l, tile, base, 1);
   int taken = fresh(w);
   latch_text_put(t, "      %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
   latch_text_put(t, "      %%v%d = arith.xori %%v%d, %%c1 : i32\n", flipped, parity);
@@ -573,7 +581,7 @@ static void write_kernel(const lowerer *l, latch_text *t) {
   latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
   latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
   latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
-  if (l->tile_counter) {
+  if (l->trace_tiles) {
     /* The tiles' records follow every CTA's interval words and %smid words (docs/device-abi.md "Trace"). */
     latch_text_put(t, "    %%grid_wide = arith.extui %%grid : i32 to i64\n");
     latch_text_put(t, "    %%cta_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3 + 1);
@@ -928,8 +936,8 @@ static bool record_manifest(lowerer *l) {
       !mlirAttributeIsNull(shared) && mlirAttributeIsAInteger(shared) ? mlirIntegerAttrGetValueInt(shared) : 0;
   latch_text t = {0};
   latch_text_put(&t,
-                 "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": %lld,\n",
-                 BLOCK_THREADS, (long long)shared_bytes);
+                 "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": %lld,%s\n",
+                 BLOCK_THREADS, (long long)shared_bytes, l->trace_tiles ? " \"tile_trace\": true," : "");
   latch_text_put(&t, " \"arena_bytes\": %lld,\n \"intervals\": [", (long long)arena_bytes);
   for (int i = 0; i < l->interval_count; ++i) {
     latch_text_put(&t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
@@ -990,6 +998,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.staged = ((const lower_options *)options)->staged;
   l.min_ctas_per_sm = ((const lower_options *)options)->min_ctas_per_sm;
   l.tile_counter = ((const lower_options *)options)->tile_counter;
+  l.trace_tiles = l.tile_counter && ((const lower_options *)options)->trace_tiles;
   if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)

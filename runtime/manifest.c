@@ -502,7 +502,7 @@ static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m
     return fail(r, root, "", "a manifest is a JSON object, not %s", latch_json_kind_name(root->kind));
   static const char *const keys[] = {"version",   "kernel", "block",   "dynamic_shared_bytes", "arena_bytes",
                                      "intervals", "args",   "results", "staged_kernels",       "probes",
-                                     NULL};
+                                     "tile_trace", NULL};
   if (!check_keys(r, root, "", keys))
     return false;
   if (!read_integer(r, root, "", "version", INT64_MIN, INT64_MAX, true, &m->version))
@@ -534,6 +534,12 @@ static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m
   if (!read_integer(r, root, "", "dynamic_shared_bytes", 0, INT32_MAX, true, &m->dynamic_shared_bytes) ||
       !read_integer(r, root, "", "arena_bytes", 0, INT64_MAX, true, &m->arena_bytes))
     return false;
+  if (latch_json_object_get(root, "tile_trace")) {
+    const latch_json_value *tile_trace = get(r, root, "", "tile_trace", LATCH_JSON_BOOL, true);
+    if (!tile_trace)
+      return false;
+    m->tile_trace = tile_trace->boolean;
+  }
   return read_intervals(r, root, m) && read_staged_kernels(r, root, m) && read_args(r, root, m) &&
          read_results(r, root, m) && read_probes(r, root, m);
 }

@@ -90,6 +90,9 @@ typedef struct latch_manifest {
   int64_t arena_bytes;
   int64_t interval_count;
   latch_manifest_interval *intervals;
+  /* Optional ("tile_trace", from latch-lower-intervals{trace-tiles=true}): a tracing kernel also records
+   * each tile's begin and end (trace.h). */
+  bool tile_trace;
   /* Optional ("staged_kernels", from latch-lower-intervals{staged=true}): the staged control's kernels in
    * launch order (docs/device-abi.md "Staged control"); 0 and NULL when absent. */
   int64_t staged_kernel_count;

@@ -299,6 +299,8 @@ latch_status latch_trace_write_json(const char *path, const latch_manifest *m, i
 
 int64_t latch_trace_tile_records(const latch_manifest *m) {
   int64_t records = 0;
+  if (!m->tile_trace)
+    return 0;
   for (int64_t i = 0; i < m->interval_count; ++i) {
     if (m->intervals[i].task_count == 0 && m->intervals[i].tiles > 0)
       return 0;

@@ -2,7 +2,9 @@
  * interval i, trace[(c * intervals + i) * 3 + {0, 1, 2}] = %globaltimer (ns) on entering the interval, when
  * its tiles are done, and when it leaves the barrier (+2 = +1 for the last interval); after the timestamps
  * of all CTAs, trace[ctas * intervals * 3 + c] = %smid + 1 of CTA c (0 = never written: the staged
- * kernels do not write it). When the manifest lists every interval's tasks, the tiles' records follow:
+ * kernels do not write it). When the kernel records tiles (the manifest's tile_trace, from
+ * latch-lower-intervals{trace-tiles=true}) and the manifest lists every interval's tasks, the tiles'
+ * records follow:
  * tile t of the update (numbered through the intervals in order, each interval's as the manifest's tasks
  * list them) at trace[ctas * (intervals * 3 + 1) + 2 t + {0, 1}] = when it began and when its CTA's
  * threads were done with it (@latch_main's tile counter loop writes them; 0 where nothing ran it).
@@ -25,8 +27,8 @@ static inline int64_t latch_trace_buffer_words(int64_t ctas, int64_t intervals) 
   return ctas * intervals * LATCH_ABI_TRACE_WORDS + ctas;
 }
 
-/* Tiles of the update with a record in the trace buffer: all of them when every interval of the manifest
- * lists its tasks, else 0. The buffer holds 2 more u64 words per record after latch_trace_buffer_words. */
+/* Tiles of the update with a record in the trace buffer: all of them when the kernel records tiles
+ * (manifest tile_trace) and every interval of the manifest lists its tasks, else 0. The buffer holds 2 more u64 words per record after latch_trace_buffer_words. */
 int64_t latch_trace_tile_records(const latch_manifest *manifest);
 
 /* Prints the `slowest` tasks by tile time (the sum over a task's recorded tiles of end - begin, the

@@ -312,7 +312,7 @@ static int cmd_trace(const char *kind, const char *out) {
 /* The tiles' records of a synthetic update with tasks (docs/device-abi.md "Trace"): the task report. */
 static const char synthetic_tasks_manifest[] =
     "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [256, 1, 1], \"dynamic_shared_bytes\": 0,"
-    " \"arena_bytes\": 0, \"intervals\": ["
+    " \"tile_trace\": true, \"arena_bytes\": 0, \"intervals\": ["
     "{\"name\": \"i0.matmul+1\", \"tiles\": 4, \"tasks\": [{\"kind\": \"matmul\", \"tiles\": 3}, {\"kind\": \"convert\", \"tiles\": 1}]},"
     " {\"name\": \"i1.map\", \"tiles\": 2, \"tasks\": [{\"kind\": \"map\", \"tiles\": 2}]},"
     " {\"name\": \"i2.matmul+1\", \"tiles\": 4, \"tasks\": [{\"kind\": \"matmul\", \"tiles\": 2}, {\"kind\": \"adamw\", \"tiles\": 2}]}],"
