@@ -162,6 +162,8 @@ bool latch_attr_bool(MlirOperation op, const char *name, bool fallback) {
   return fallback;
 }
 
+bool latch_grouped_matmul_transpose_w(MlirOperation op) { return latch_attr_bool(op, "transpose_w", false); }
+
 int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback) {
   MlirAttribute attr = find_attr(op, name);
   /* An i1 (`true`) is an integer attribute too, but never a valid count or axis. */

@@ -112,6 +112,11 @@ MlirOperation latch_op_create(latch_op_kind kind, MlirLocation loc, intptr_t res
 
 /* Attribute values by name; a missing or mistyped attribute reads as the given fallback. */
 bool latch_attr_bool(MlirOperation op, const char *name, bool fallback);
+
+/* task.grouped_matmul's optional attribute `transpose_w` (absent: false; latch-verify checks that it is a
+ * bool): w is [G, N, K] and y[r] = x[r] w[g]^T. Optional because IRDL attributes are all required and the
+ * forward programs never need it; latch-autodiff writes it for dx. */
+bool latch_grouped_matmul_transpose_w(MlirOperation op);
 int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback);
 double latch_attr_float(MlirOperation op, const char *name, double fallback);
 MlirStringRef latch_attr_string(MlirOperation op, const char *name);

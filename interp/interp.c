@@ -746,7 +746,8 @@ static bool run_task_kernel(frame *f, MlirOperation op, latch_op_kind kind, latc
                              error, sizeof(error));
     break;
   case LATCH_OP_TASK_GROUPED_MATMUL:
-    ok = latch_kernel_grouped_matmul(in[0], in[1], in[2], out[0], error, sizeof(error));
+    ok = latch_kernel_grouped_matmul(in[0], in[1], in[2], latch_grouped_matmul_transpose_w(op), out[0], error,
+                                     sizeof(error));
     break;
   case LATCH_OP_TASK_MAP: return run_map(f, op, in, n_in, out, n_out);
   case LATCH_OP_TASK_REDUCE: {

@@ -184,27 +184,40 @@ bool latch_kernel_matmul(const latch_tensor *a, const latch_tensor *b, bool tran
 /* ---- grouped_matmul ---- */
 
 bool latch_kernel_grouped_matmul(const latch_tensor *x, const latch_tensor *w, const latch_tensor *ends,
-                                 latch_tensor *y, char *error, size_t error_size) {
+                                 bool transpose_w, latch_tensor *y, char *error, size_t error_size) {
   if (!need_float(x, "x", error, error_size) || !need_float(w, "w", error, error_size) ||
       !need_i32(ends, "ends", error, error_size) || !need_float(y, "the result", error, error_size) ||
       !need_rank(x, 2, "x", error, error_size) || !need_rank(w, 3, "w", error, error_size) ||
       !need_rank(ends, 1, "ends", error, error_size) || !need_rank(y, 2, "the result", error, error_size))
     return false;
-  int64_t rows = x->shape[0], k = x->shape[1], groups = w->shape[0], n = w->shape[2];
-  if (!need_dim(w, 1, k, "w", error, error_size) || !need_dim(ends, 0, groups, "ends", error, error_size) ||
+  int64_t rows = x->shape[0], k = x->shape[1], groups = w->shape[0], n = w->shape[transpose_w ? 1 : 2];
+  if (!need_dim(w, transpose_w ? 2 : 1, k, "w", error, error_size) ||
+      !need_dim(ends, 0, groups, "ends", error, error_size) ||
       !need_dim(y, 0, rows, "the result", error, error_size) ||
       !need_dim(y, 1, n, "the result", error, error_size))
     return false;
+  /* With transpose_w, each w[g] is transposed into [K, N] first: the same sums in the same order. */
+  double *wt = transpose_w ? malloc((size_t)(k * n > 0 ? k * n : 1) * sizeof(double)) : NULL;
+  if (transpose_w && !wt)
+    return fail(error, error_size, "out of memory");
   int64_t begin = 0;
   for (int64_t g = 0; g < groups; ++g) {
     int64_t end = ends->i[g];
-    if (end < begin || end > rows)
+    if (end < begin || end > rows) {
+      free(wt);
       return fail(error, error_size, "ends[%lld] = %lld is outside [%lld, %lld] (ends must be non-decreasing and "
                   "at most the %lld rows of x)", (long long)g, (long long)end, (long long)begin, (long long)rows,
                   (long long)rows);
-    matmul_plain(x->f + begin * k, w->f + g * k * n, y->f + begin * n, end - begin, k, n);
+    }
+    const double *wg = w->f + g * k * n;
+    if (transpose_w) {
+      transpose_2d(wg, wt, n, k);
+      wg = wt;
+    }
+    matmul_plain(x->f + begin * k, wg, y->f + begin * n, end - begin, k, n);
     begin = end;
   }
+  free(wt);
   for (int64_t i = begin * n; i < rows * n; ++i)
     y->f[i] = 0.0;
   return true;

@@ -26,8 +26,10 @@ typedef struct latch_adamw_config {
 
 bool latch_kernel_matmul(const latch_tensor *a, const latch_tensor *b, bool transpose_a, bool transpose_b,
                          latch_tensor *c, char *error, size_t error_size);
+/* y[r] = x[r] w[g] for the rows of group g (w is [G, K, N]; with transpose_w [G, N, K] and y[r] = x[r] w[g]^T),
+ * 0 after ends[G-1]. */
 bool latch_kernel_grouped_matmul(const latch_tensor *x, const latch_tensor *w, const latch_tensor *ends,
-                                 latch_tensor *y, char *error, size_t error_size);
+                                 bool transpose_w, latch_tensor *y, char *error, size_t error_size);
 bool latch_kernel_reduce(const latch_tensor *x, int64_t axis, latch_reduction kind, latch_tensor *y,
                          char *error, size_t error_size);
 bool latch_kernel_rmsnorm(const latch_tensor *x, const latch_tensor *w, double eps, latch_tensor *y,

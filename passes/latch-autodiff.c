@@ -542,23 +542,25 @@ static void vjp_matmul(differentiator *d, MlirOperation op, MlirValue dc) {
   }
 }
 
+/* y = x w[g] (w [G, K, N]): dx = dy w[g]^T, a grouped_matmul with transpose_w (no transposed copy of w),
+ * and dw = grouped_matmul_weight_grad(x, dy). With transpose_w (y = x w[g]^T, w [G, N, K]): dx = dy w[g]
+ * and dw = grouped_matmul_weight_grad(dy, x). */
 static void vjp_grouped_matmul(differentiator *d, MlirOperation op, MlirValue dy) {
   MlirLocation loc = mlirOperationGetLocation(op);
   MlirValue x = latch_grouped_matmul_x(op), w = latch_grouped_matmul_w(op), ends = latch_grouped_matmul_ends(op);
+  bool transposed = latch_grouped_matmul_transpose_w(op);
   MlirType w_type = mlirValueGetType(w);
   dy = cast_to(d, loc, dy, mlirShapedTypeGetElementType(w_type));
   if (is_active(d, x)) {
-    int64_t perm[3] = {0, 2, 1};
-    int64_t shape[3] = {mlirShapedTypeGetDimSize(w_type, 0), mlirShapedTypeGetDimSize(w_type, 2),
-                        mlirShapedTypeGetDimSize(w_type, 1)};
-    MlirAttribute perm_attr = latch_attr_get_i64_array(d->context, 3, perm);
-    MlirValue wt = emit1(d, LATCH_OP_TASK_TRANSPOSE, loc,
-                         with_shape(d->context, 3, shape, mlirShapedTypeGetElementType(w_type)), 1, &w, &perm_attr);
-    MlirValue operands[3] = {dy, wt, ends};
-    accumulate(d, loc, x, emit1(d, LATCH_OP_TASK_GROUPED_MATMUL, loc, adjoint_type(mlirValueGetType(x)), 3, operands, NULL));
+    MlirValue operands[3] = {dy, w, ends};
+    MlirValue dx = emit1(d, LATCH_OP_TASK_GROUPED_MATMUL, loc, adjoint_type(mlirValueGetType(x)), 3, operands, NULL);
+    if (!transposed)
+      mlirOperationSetAttributeByName(mlirOpResultGetOwner(dx), mlirStringRefCreateFromCString("transpose_w"),
+                                      latch_attr_get_bool(d->context, true));
+    accumulate(d, loc, x, dx);
   }
   if (is_active(d, w)) {
-    MlirValue operands[3] = {x, dy, ends};
+    MlirValue operands[3] = {transposed ? dy : x, transposed ? x : dy, ends};
     accumulate(d, loc, w, emit1(d, LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD, loc, adjoint_type(w_type), 3, operands, NULL));
   }
 }

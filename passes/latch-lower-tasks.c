@@ -1754,9 +1754,10 @@ static void group_rows(gen *g, const tensor_ref *ends, int group, int64_t rows, 
  * A pair runs one tiled product, of its group's rows, and stores only them, so a row tile that spans
  * groups costs no more than its share of each (it used to run every group's product over the whole
  * tile). Pairs past the last do nothing. */
-static void gen_grouped_matmul(gen *g, task_io *io) {
+static void gen_grouped_matmul(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *ends = &io->in[2], *y = &io->out[0];
-  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(w, 2), groups = dim(w, 0);
+  bool transposed = latch_grouped_matmul_transpose_w(op); /* w[g] is [N, K] */
+  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(w, transposed ? 1 : 2), groups = dim(w, 0);
   int64_t tile_cols = ceil_div(n, MATMUL_TILE);
   int vt = tiles_begin(g, (ceil_div(rows, MATMUL_TILE) + groups) * tile_cols);
   int pair = divc(g, vt, tile_cols), col0 = mulc(g, remc(g, vt, tile_cols), MATMUL_TILE);
@@ -1790,7 +1791,7 @@ static void gen_grouped_matmul(gen *g, task_io *io) {
   product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = lo, .i_hi = sel(g, zeros, lo, hi, "i64"), .i_stride = k,
                         .k_stride = 1};
   product_operand pw = {.t = w, .base = mulc(g, mini(g, group, ci64(g, groups - 1)), k * n), .i_lo = ci64(g, 0),
-                        .i_hi = ci64(g, n), .i_stride = 1, .k_stride = n};
+                        .i_hi = ci64(g, n), .i_stride = transposed ? k : 1, .k_stride = transposed ? 1 : n};
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
   product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), ci64(g, k), zero, acc);
@@ -4111,11 +4112,13 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
     }
     break;
   }
-  case LATCH_OP_TASK_GROUPED_MATMUL:
+  case LATCH_OP_TASK_GROUPED_MATMUL: {
+    int w_k = latch_grouped_matmul_transpose_w(op) ? 2 : 1; /* w is [G, K, N] or [G, N, K] */
     ok = in[0].rank == 2 && in[1].rank == 3 && in[2].rank == 1 && out[0].rank == 2 && in[2].dt == DT_I32 &&
-         in[1].dims[1] == in[0].dims[1] && in[2].dims[0] == in[1].dims[0] && out[0].dims[0] == in[0].dims[0] &&
-         out[0].dims[1] == in[1].dims[2];
+         in[1].dims[w_k] == in[0].dims[1] && in[2].dims[0] == in[1].dims[0] && out[0].dims[0] == in[0].dims[0] &&
+         out[0].dims[1] == in[1].dims[3 - w_k];
     break;
+  }
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
     ok = in[0].rank == 2 && in[1].rank == 2 && in[2].rank == 1 && out[0].rank == 3 && in[2].dt == DT_I32 &&
          in[1].dims[0] == in[0].dims[0] && out[0].dims[0] == in[2].dims[0] && out[0].dims[1] == in[0].dims[1] &&
@@ -4266,7 +4269,7 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
 static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind kind) {
   switch (kind) {
   case LATCH_OP_TASK_MATMUL: gen_matmul(g, io, op); break;
-  case LATCH_OP_TASK_GROUPED_MATMUL: gen_grouped_matmul(g, io); break;
+  case LATCH_OP_TASK_GROUPED_MATMUL: gen_grouped_matmul(g, io, op); break;
   case LATCH_OP_TASK_MAP: gen_map(g, io); break;
   case LATCH_OP_TASK_REDUCE: gen_reduce(g, io, op); break;
   case LATCH_OP_TASK_RMSNORM: gen_rmsnorm(g, io, op); break;

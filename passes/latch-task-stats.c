@@ -58,7 +58,8 @@ static int64_t matmul_flops(MlirOperation op, latch_op_kind kind) {
     MlirValue x = latch_grouped_matmul_x(op), w = latch_grouped_matmul_w(op);
     if (!is_static_tensor(x, 2) || !is_static_tensor(w, 3))
       return -1;
-    return saturating_mul(saturating_mul(saturating_mul(2, dim(x, 0)), dim(x, 1)), dim(w, 2));
+    int64_t n = dim(w, latch_grouped_matmul_transpose_w(op) ? 1 : 2);
+    return saturating_mul(saturating_mul(saturating_mul(2, dim(x, 0)), dim(x, 1)), n);
   }
   MlirValue a = latch_matmul_a(op), c = latch_matmul_c_result(op);
   int64_t rank = mlirShapedTypeGetRank(mlirValueGetType(c));

@@ -423,10 +423,8 @@ static const relation relations[] = {
     ACC(MATMUL, "c", "a"),
     DTYPE(GROUPED_MATMUL, "w", "x"),
     ACC(GROUPED_MATMUL, "y", "x"),
-    EQ(GROUPED_MATMUL, "w", 1, "x", 1),    /* K */
     EQ(GROUPED_MATMUL, "ends", 0, "w", 0), /* G */
     EQ(GROUPED_MATMUL, "y", 0, "x", 0),    /* R */
-    EQ(GROUPED_MATMUL, "y", 1, "w", 2),    /* N */
     EQ(RMSNORM, "w", 0, "x", LAST),
     SHAPE(RMSNORM, "y", "x"),
     SHAPE(SOFTMAX, "y", "x"),
@@ -639,6 +637,29 @@ static void verify_matmul(verifier *v, MlirOperation op) {
   expect_shape(v, op, c, "c", rank, matmul_c_dim, "op(a) x op(b)");
 }
 
+/* w is [G, K, N], or [G, N, K] with the optional transpose_w (a bool; absent: false). */
+static void verify_grouped_matmul(verifier *v, MlirOperation op) {
+  MlirAttribute transpose = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("transpose_w"));
+  if (!mlirAttributeIsNull(transpose) && !mlirAttributeIsABool(transpose) &&
+      !(mlirAttributeIsAInteger(transpose) && mlirIntegerTypeGetWidth(mlirAttributeGetType(transpose)) == 1)) {
+    report(v, op, "attribute 'transpose_w' must be a bool");
+    return;
+  }
+  MlirType x = type_of(latch_grouped_matmul_x(op)), w = type_of(latch_grouped_matmul_w(op));
+  MlirType y = type_of(latch_grouped_matmul_y_result(op));
+  if (rank_of(x) != 2 || rank_of(w) != 3 || rank_of(y) != 2)
+    return; /* the rank rules above report it */
+  bool tw = latch_grouped_matmul_transpose_w(op);
+  int64_t k = dim(w, tw ? 2 : 1), n = dim(w, tw ? 1 : 2);
+  const char *note = tw ? " (transpose_w)" : "";
+  if (dim(x, 1) != k)
+    report(v, op, "dim %d of 'w' must equal dim 1 of 'x' (got %lld and %lld)%s", tw ? 2 : 1, (long long)k,
+           (long long)dim(x, 1), note);
+  if (dim(y, 1) != n)
+    report(v, op, "dim 1 of 'y' must equal dim %d of 'w' (got %lld and %lld)%s", tw ? 1 : 2, (long long)dim(y, 1),
+           (long long)n, note);
+}
+
 /* The scalars of a map body (its block arguments, or the operands of its gpu.yield) against the
  * element types of the op's inputs (side 0) or outputs (side 1). */
 static void check_map_scalars(verifier *v, MlirOperation op, int side, const char *what, const char *noun,
@@ -831,6 +852,7 @@ static void verify_transpose(verifier *v, MlirOperation op) {
 
 static void (*const op_rules[LATCH_OP_COUNT])(verifier *, MlirOperation) = {
     [LATCH_OP_TASK_MATMUL] = verify_matmul,       [LATCH_OP_TASK_MAP] = verify_map,
+    [LATCH_OP_TASK_GROUPED_MATMUL] = verify_grouped_matmul,
     [LATCH_OP_TASK_REDUCE] = verify_reduce,       [LATCH_OP_TASK_EMBEDDING] = verify_embedding,
     [LATCH_OP_TASK_ROPE] = verify_rope,           [LATCH_OP_TASK_ATTENTION] = verify_attention,
     [LATCH_OP_TASK_BUCKET] = verify_bucket,       [LATCH_OP_TASK_RESHAPE] = verify_reshape,

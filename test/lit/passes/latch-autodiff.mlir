@@ -125,3 +125,26 @@ func.func @unused(%a: tensor<2x3xf32> {task.param}, %unused: tensor<3xf32> {task
 func.func @helper(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   return %a : tensor<2x3xf32>
 }
+
+// -----
+
+// A grouped_matmul's VJP: dx = dy w[g]^T reads w as it lies (transpose_w, no transposed copy of w), and
+// dw = grouped_matmul_weight_grad(x, dy). A grouped_matmul that has transpose_w (y = x w[g]^T, w
+// [G, N, K]) gets dx = dy w[g] and dw = grouped_matmul_weight_grad(dy, x).
+// CHECK-LABEL: func.func @grouped_grad
+// CHECK-SAME: (%[[X:.*]]: tensor<6x4xf32> {task.param}, %[[W:.*]]: tensor<3x4x5xf32> {task.param}, %[[V:.*]]: tensor<3x4x4xf32> {task.param}, %[[E:.*]]: tensor<3xi32>, %[[T:.*]]: tensor<6xi32>)
+// CHECK-NOT: "task.transpose"
+// CHECK: %[[H:.*]] = "task.grouped_matmul"(%[[X]], %[[V]], %[[E]]) {transpose_w = true}
+// CHECK: %[[DY:.*]] = "task.cross_entropy_grad"
+// CHECK: %[[DH:.*]] = "task.grouped_matmul"(%[[DY]], %[[W]], %[[E]]) {task.phase = "backward", transpose_w = true} : (tensor<6x5xf32>, tensor<3x4x5xf32>, tensor<3xi32>) -> tensor<6x4xf32>
+// CHECK: "task.grouped_matmul_weight_grad"(%[[H]], %[[DY]], %[[E]]) {task.phase = "backward"} : (tensor<6x4xf32>, tensor<6x5xf32>, tensor<3xi32>) -> tensor<3x4x5xf32>
+// CHECK: "task.grouped_matmul"(%[[DH]], %[[V]], %[[E]]) {task.phase = "backward"} : (tensor<6x4xf32>, tensor<3x4x4xf32>, tensor<3xi32>) -> tensor<6x4xf32>
+// CHECK: "task.grouped_matmul_weight_grad"(%[[DH]], %[[X]], %[[E]]) {task.phase = "backward"} : (tensor<6x4xf32>, tensor<6x4xf32>, tensor<3xi32>) -> tensor<3x4x4xf32>
+// CHECK-NOT: "task.transpose"
+func.func @grouped(%x: tensor<6x4xf32> {task.param}, %w: tensor<3x4x5xf32> {task.param}, %v: tensor<3x4x4xf32> {task.param},
+                   %e: tensor<3xi32>, %t: tensor<6xi32>) -> tensor<f32> {
+  %h = "task.grouped_matmul"(%x, %v, %e) {transpose_w = true} : (tensor<6x4xf32>, tensor<3x4x4xf32>, tensor<3xi32>) -> tensor<6x4xf32>
+  %y = "task.grouped_matmul"(%h, %w, %e) : (tensor<6x4xf32>, tensor<3x4x5xf32>, tensor<3xi32>) -> tensor<6x5xf32>
+  %l = "task.cross_entropy"(%y, %t) : (tensor<6x5xf32>, tensor<6xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

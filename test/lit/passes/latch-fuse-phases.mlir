@@ -26,8 +26,8 @@
 // only the tile counts differ).
 // MOE: "interval.program"
 // MOE: task.fused = "epilogue"
-// MOE: interval.intervals_after = 73 : i64, interval.intervals_before = 158 : i64, sym_name = "tinymoe_update"
-// MOE-DEFAULT: interval.intervals_after = 256 : i64, interval.intervals_before = 575 : i64, sym_name = "tinymoe_update"
+// MOE: interval.intervals_after = 73 : i64, interval.intervals_before = 156 : i64, sym_name = "tinymoe_update"
+// MOE-DEFAULT: interval.intervals_after = 256 : i64, interval.intervals_before = 567 : i64, sym_name = "tinymoe_update"
 // A second run finds nothing more to do (its task.fused marks are found again).
 // MOE-TWICE: interval.intervals_after = 73 : i64, interval.intervals_before = 73 : i64, sym_name = "tinymoe_update"
 

@@ -165,6 +165,25 @@ func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends:
 
 // -----
 
+// task.grouped_matmul with transpose_w: w[g] is [N, K] = [12, 8], read as it lies (k contiguous, like x):
+// both operands' fragments come from plain ldmatrix (no .trans, which w's k rows need without it).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: nvvm.cp.async.shared.global
+// CHECK-NOT: layout = #nvvm.mma_layout<col>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>
+// CHECK-NOT: layout = #nvvm.mma_layout<col>
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: layout = #nvvm.mma_layout<col>
+// CHECK: func.func @task_0(
+// CHECK: sym_name = "grouped_matmul_transposed"
+func.func @grouped_matmul_transposed(%x: tensor<20x8xbf16>, %w: tensor<3x12x8xbf16>, %ends: tensor<3xi32>) -> tensor<20x12xf32> {
+  %y = "task.grouped_matmul"(%x, %w, %ends) {transpose_w = true} : (tensor<20x8xbf16>, tensor<3x12x8xbf16>, tensor<3xi32>) -> tensor<20x12xf32>
+  return %y : tensor<20x12xf32>
+}
+
+// -----
+
 // task.map: the body becomes @map_body_0 (a scalar constant from above cloned in, gpu.yield -> return),
 // called once per element; two tiles of 8192 elements; the rank-0 input is element 0. The full tile
 // (elements 0..8191) runs groups of 8 elements per thread (2 inputs: unroll 8; the group's elements

@@ -266,6 +266,25 @@ func.func @f(%x: tensor<16x8xf32>, %w: tensor<4x8x2xf32>, %e: tensor<4xi32>) {
 
 // -----
 
+// grouped_matmul with transpose_w: w is [G, N, K], so its K is dim 2 and its N dim 1
+func.func @f(%x: tensor<16x8xf32>, %w: tensor<4x8x2xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:8: error: 'task.grouped_matmul' dim 2 of 'w' must equal dim 1 of 'x' (got 2 and 8) (transpose_w)
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul' dim 1 of 'y' must equal dim 1 of 'w' (got 2 and 8) (transpose_w)
+  %r = "task.grouped_matmul"(%x, %w, %e) {transpose_w = true} : (tensor<16x8xf32>, tensor<4x8x2xf32>, tensor<4xi32>) -> tensor<16x2xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul: transpose_w must be a bool
+func.func @f(%x: tensor<16x8xf32>, %w: tensor<4x8x2xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul' attribute 'transpose_w' must be a bool
+  %r = "task.grouped_matmul"(%x, %w, %e) {transpose_w = 1 : i64} : (tensor<16x8xf32>, tensor<4x8x2xf32>, tensor<4xi32>) -> tensor<16x2xf32>
+  return
+}
+
+// -----
+
 // map: at least one output
 func.func @f(%x0: tensor<4xf32>) {
   // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:3: error: 'task.map' must have at least one output

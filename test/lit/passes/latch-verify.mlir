@@ -21,9 +21,12 @@ func.func @matmul(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>, %ta: tensor<3x8x4x
 
 // CHECK-LABEL: func.func @grouped_matmul
 // CHECK: "task.grouped_matmul"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<16x8xbf16>, tensor<4x8x2xbf16>, tensor<4xi32>) -> tensor<16x2xf32>
-func.func @grouped_matmul(%x: tensor<16x8xbf16>, %w: tensor<4x8x2xbf16>, %ends: tensor<4xi32>) -> tensor<16x2xf32> {
+// CHECK: "task.grouped_matmul"(%{{.*}}, %{{.*}}, %{{.*}}) {transpose_w = true} : (tensor<16x2xbf16>, tensor<4x8x2xbf16>, tensor<4xi32>) -> tensor<16x8xf32>
+func.func @grouped_matmul(%x: tensor<16x8xbf16>, %w: tensor<4x8x2xbf16>, %ends: tensor<4xi32>, %dy: tensor<16x2xbf16>)
+    -> (tensor<16x2xf32>, tensor<16x8xf32>) {
   %y = "task.grouped_matmul"(%x, %w, %ends) : (tensor<16x8xbf16>, tensor<4x8x2xbf16>, tensor<4xi32>) -> tensor<16x2xf32>
-  return %y : tensor<16x2xf32>
+  %dx = "task.grouped_matmul"(%dy, %w, %ends) {transpose_w = true} : (tensor<16x2xbf16>, tensor<4x8x2xbf16>, tensor<4xi32>) -> tensor<16x8xf32>
+  return %y, %dx : tensor<16x2xf32>, tensor<16x8xf32>
 }
 
 // -----
