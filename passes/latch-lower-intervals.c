@@ -34,7 +34,7 @@
 
 /* docs/device-abi.md: threads per CTA and the fixed words of the argument block. */
 #define BLOCK_THREADS 256
-#define ARG_COUNTER 1
+#define ARG_SYNC_WORDS 1
 #define ARG_TRACE 2
 #define ARG_FIRST_BUFFER 3
 /* args[1] points to the sync words (64 u32 that the runtime zeroes before each update): the grid barrier's
@@ -421,8 +421,8 @@ static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t ba
  * a wave of `total` tiles moves the counter by exactly `total`: `base`, the tiles of every earlier wave of
  * @latch_main, is a constant (u32 arithmetic wraps consistently). Which CTA runs a tile changes from run
  * to run; what a tile computes does not (no template depends on the CTA), so the bits stay the same.
- * A tracing CTA's thread 0 also records when the tile began and when its threads were done (after the
- * barrier) at %tile_records[2 (base + tile)] (docs/device-abi.md "Trace"). */
+ * With trace-tiles, a tracing CTA's thread 0 also records when the tile began and when its threads were
+ * done (after the barrier) at %tile_records[2 (base + tile)] (docs/device-abi.md "Trace"). */
 static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, int wave, uint32_t base) {
   latch_text *t = w->t;
   int64_t total = wave_tiles(l, interval, wave);
@@ -563,7 +563,7 @@ static void write_kernel(const lowerer *l, latch_text *t) {
   latch_text_put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
   latch_text_put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
   latch_text_put(t, "    %%counter_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
-                 ARG_COUNTER);
+                 ARG_SYNC_WORDS);
   latch_text_put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
   latch_text_put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
   if (l->tile_counter) {

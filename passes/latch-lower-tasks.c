@@ -1748,6 +1748,18 @@ static void group_rows(gen *g, const tensor_ref *ends, int group, int64_t rows, 
   *end = mini(g, maxi(g, load_index(g, ends, group), *begin), row_count);
 }
 
+/* The rows [begin, end) of group `group` in [0, G]: group_rows for g < G, and for "group" G the rows
+ * after ends[G-1]. Returns the i1 value group == G. */
+static int pair_group_rows(gen *g, const tensor_ref *ends, int group, int64_t groups, int64_t rows, int *begin,
+                           int *end) {
+  int b, e;
+  group_rows(g, ends, mini(g, group, ci64(g, groups - 1)), rows, &b, &e);
+  int past = cmpi(g, "eq", group, ci64(g, groups), "i64");
+  *begin = sel(g, past, e, b, "i64");
+  *end = sel(g, past, ci64(g, rows), e, "i64");
+  return past;
+}
+
 /* y[r] = x[r] w[g] for the rows of group g, 0 after ends[G-1]. Tiles: (pair, 128 columns), where the
  * pairs are the (row tile, group) pairs whose rows meet, in row order, then the row tiles of the rows
  * after ends[G-1] (their zeros): at most R / 128 + G pairs (each group start inside a row tile adds one).
@@ -1767,11 +1779,7 @@ static void gen_grouped_matmul(gen *g, task_io *io, MlirOperation op) {
   int init[3] = {ci64(g, 0), ci64(g, -1), ci64(g, 0)}, carried[3], found[3];
   int gi = for_begin(g, ci64(g, 0), ci64(g, groups + 1), ci64(g, 1), 3, init, walk_types, carried, found);
   int begin, end;
-  group_rows(g, ends, mini(g, gi, ci64(g, groups - 1)), rows, &begin, &end);
-  /* "group" G: the rows after ends[G-1] */
-  int past = cmpi(g, "eq", gi, ci64(g, groups), "i64");
-  begin = sel(g, past, end, begin, "i64");
-  end = sel(g, past, ci64(g, rows), end, "i64");
+  pair_group_rows(g, ends, gi, groups, rows, &begin, &end);
   int first_tile = divc(g, begin, MATMUL_TILE);
   int count = sel(g, cmpi(g, "sgt", end, begin, "i64"),
                   addc(g, sub(g, divc(g, addc(g, end, -1), MATMUL_TILE), first_tile), 1), ci64(g, 0), "i64");
@@ -1783,10 +1791,7 @@ static void gen_grouped_matmul(gen *g, task_io *io, MlirOperation op) {
   int group = found[1], row0 = mulc(g, found[2], MATMUL_TILE);
   when_begin(g, cmpi(g, "sge", group, ci64(g, 0), "i64"));
   int lo, hi;
-  group_rows(g, ends, mini(g, group, ci64(g, groups - 1)), rows, &lo, &hi);
-  int zeros = cmpi(g, "eq", group, ci64(g, groups), "i64");
-  lo = sel(g, zeros, hi, lo, "i64");
-  hi = sel(g, zeros, ci64(g, rows), hi, "i64");
+  int zeros = pair_group_rows(g, ends, group, groups, rows, &lo, &hi);
   /* The rows past ends[G-1] read an empty range of x's rows: their sums are 0. */
   product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = lo, .i_hi = sel(g, zeros, lo, hi, "i64"), .i_stride = k,
                         .k_stride = 1};
