@@ -9,7 +9,11 @@
  *     arena word w = K * 1000000 + w      (u32 words over the whole arena, args[0])
  * so a value read from the arena tells which kernel wrote it last and from which offset it was read. Every
  * launch is logged to stderr as "fake-cuda: launch K NAME" when $LATCH_FAKE_CUDA_LOG is set. Graph capture
- * records launches and cuGraphLaunch replays them. Events complete at once; every update takes 1 ms. */
+ * records launches and cuGraphLaunch replays them. Events complete at once; every update takes 1 ms.
+ * Shared memory as on the device: every kernel has FAKE_STATIC_SHARED bytes of static shared memory
+ * (@latch_main's tile-counter words), and a CTA fits only when its dynamic shared memory is within the
+ * kernel's limit: 48 KiB less the static part, unless cuFuncSetAttribute raised it (at most 227 KiB in
+ * all). */
 #include <cuda.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,6 +22,9 @@
 #include <string.h>
 
 #define MAX_FUNCTIONS 4096
+#define FAKE_STATIC_SHARED 16
+#define FAKE_DEFAULT_SHARED (48 * 1024)
+#define FAKE_MOST_SHARED (227 * 1024)
 #define MAX_RECORDED 65536
 
 typedef struct allocation {
@@ -29,6 +36,7 @@ typedef struct allocation {
 struct CUfunc_st {
   char name[256];
   int number;
+  int dynamic_shared_limit; /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
 };
 
 /* A recorded launch of a captured stream: the kernel and its one parameter (the argument block). */
@@ -185,6 +193,7 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
     return CUDA_ERROR_OUT_OF_MEMORY;
   snprintf(f->name, sizeof(f->name), "%s", name);
   f->number = function_count;
+  f->dynamic_shared_limit = FAKE_DEFAULT_SHARED - FAKE_STATIC_SHARED;
   functions[function_count++] = f;
   *hfunc = f;
   return CUDA_SUCCESS;
@@ -195,20 +204,26 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
   switch (attrib) {
   case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = 32; break;
   case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = FAKE_STATIC_SHARED; break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = hfunc->dynamic_shared_limit; break;
   default: *pi = 0; break;
   }
   return CUDA_SUCCESS;
 }
 
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
-  (void)hfunc, (void)attrib, (void)value;
+  if (attrib == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    if (value < 0 || value + FAKE_STATIC_SHARED > FAKE_MOST_SHARED)
+      return CUDA_ERROR_INVALID_VALUE;
+    hfunc->dynamic_shared_limit = value;
+  }
   return CUDA_SUCCESS;
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
                                                      size_t dynamicSMemSize) {
-  (void)func, (void)blockSize, (void)dynamicSMemSize;
-  *numBlocks = 1;
+  (void)blockSize;
+  *numBlocks = dynamicSMemSize <= (size_t)func->dynamic_shared_limit ? 1 : 0;
   return CUDA_SUCCESS;
 }
 
