@@ -12,7 +12,7 @@ programs=("$@")
 [ ${#programs[@]} -gt 0 ] || programs=(bench/kernels/matmul-4096x4096x4096.ptx bench/kernels/matmul-2048x512x8192.ptx
                                        programs/tinymoe-2x1024/prog.ptx programs/tinymoe-32x1024/prog.ptx)
 for b in "$base" "$new"; do
-  sh "$(dirname "$0")/build-latch-run.sh" "$b" || exit 2
+  sh "$new/build-latch-run.sh" "$b" || exit 2 # the new bundle's script: a trimmed base may lack its own
 done
 median() { sort -g | awk '{v[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 for p in "${programs[@]}"; do

@@ -10,5 +10,5 @@
 #   bench/run.sh [--budget-s S] [--shapes 2x1024,32x1024] [--updates 20] [--loss-updates 200] ...
 set -u
 cd "$(dirname "$0")/.."
-sh bench/build-latch-run.sh || exit 2
+sh ./build-latch-run.sh . || exit 2
 exec python3 bench/bench.py --budget-s 520 "$@"

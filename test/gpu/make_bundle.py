@@ -382,6 +382,7 @@ def copy_sources(out):
         if name.endswith(".py") and name != "make_bundle.py":
             shutil.copy(os.path.join(gpu, name), os.path.join(out, "checks", name))
     shutil.copy(os.path.join(gpu, "run.sh"), os.path.join(out, "run.sh"))
+    shutil.copy(os.path.join(gpu, "build-latch-run.sh"), os.path.join(out, "build-latch-run.sh"))
     shutil.copy(os.path.join(gpu, "programs.txt"), os.path.join(out, "programs.txt"))
     shutil.copytree(os.path.join(gpu, "fixtures"), os.path.join(out, "fixtures"))
 

@@ -6,20 +6,7 @@
 #   ./run.sh [--only NAME,...] [--checks compare,grad,loss100,determinism,memcheck,timing]
 set -u
 cd "$(dirname "$0")"
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-CC=${CC:-gcc}
-if [ ! -f "$CUDA_HOME/include/cuda.h" ]; then
-  echo "run.sh: $CUDA_HOME/include/cuda.h not found (set CUDA_HOME to the CUDA toolkit)" >&2
-  exit 2
-fi
-mkdir -p bin
-echo "building bin/latch-run with $CC (CUDA headers from $CUDA_HOME/include)"
-"$CC" -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$CUDA_HOME/include" \
-  src/runtime/*.c src/support/cli.c src/support/init.c src/support/npy.c src/tools/latch-run.c \
-  -ldl -lm -o bin/latch-run || {
-  echo "run.sh: building latch-run failed" >&2
-  exit 2
-}
+sh ./build-latch-run.sh . || exit 2
 if [ -s skipped.txt ]; then
   echo "programs that could not be bundled (make gpu-bundle):"
   sed 's/^/  /' skipped.txt

@@ -1,9 +1,10 @@
 #!/bin/sh
-# bench/build-latch-run.sh [BUNDLE] - builds BUNDLE/bin/latch-run (default: the bundle this script sits in)
-# from the bundle's C sources with gcc against the CUDA driver API headers, unless it is there and newer
-# than every source. Used by bench/run.sh and bench/ab.sh on the GPU machine.
+# build-latch-run.sh [BUNDLE] - builds BUNDLE/bin/latch-run (default: the bundle this script sits in, at its
+# root) from the bundle's C sources with gcc against the CUDA driver API headers (no LLVM, no MLIR; libcuda
+# is loaded at run time), unless it is there and newer than every source. Used on the GPU machine by the
+# bundle's run.sh and by bench/run.sh and bench/ab.sh. Exit status 2 when the build fails.
 set -eu
-cd "${1:-$(dirname "$0")/..}"
+cd "${1:-$(dirname "$0")}"
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 CC=${CC:-gcc}
 if [ -x bin/latch-run ] && [ -z "$(find src -newer bin/latch-run -name '*.[ch]' 2>/dev/null | head -1)" ]; then
