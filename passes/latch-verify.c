@@ -640,8 +640,7 @@ static void verify_matmul(verifier *v, MlirOperation op) {
 /* w is [G, K, N], or [G, N, K] with the optional transpose_w (a bool; absent: false). */
 static void verify_grouped_matmul(verifier *v, MlirOperation op) {
   MlirAttribute transpose = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("transpose_w"));
-  if (!mlirAttributeIsNull(transpose) && !mlirAttributeIsABool(transpose) &&
-      !(mlirAttributeIsAInteger(transpose) && mlirIntegerTypeGetWidth(mlirAttributeGetType(transpose)) == 1)) {
+  if (!mlirAttributeIsNull(transpose) && !mlirAttributeIsABool(transpose)) {
     report(v, op, "attribute 'transpose_w' must be a bool");
     return;
   }

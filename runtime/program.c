@@ -398,7 +398,8 @@ static latch_status set_trace_slot(latch_program *p, CUdeviceptr value) {
   return latch_ok_status();
 }
 
-/* Before an update: the sync words (barrier and tile counters) zeroed; with `trace`, the trace buffer zeroed and put into args[2]. */
+/* Before an update: the sync words (barrier and tile counters) zeroed; with `trace`, the trace buffer
+ * zeroed and put into args[2]. */
 static latch_status begin_update(latch_program *p, bool trace) {
   latch_cuda_driver *d = &p->driver;
   if (trace && !p->trace)
