@@ -134,7 +134,13 @@ static int64_t dim_from_end(MlirType type, intptr_t k) {
   return rank > k ? mlirShapedTypeGetDimSize(type, rank - 1 - k) : 1;
 }
 
-int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k, bool tensor_cores) {
+int64_t latch_matmul_k_slices(MlirOperation matmul) {
+  MlirType a = mlirValueGetType(mlirOperationGetOperand(matmul, 0));
+  MlirType b = mlirValueGetType(mlirOperationGetOperand(matmul, 1));
+  MlirType out = mlirValueGetType(mlirOperationGetResult(matmul, 0));
+  int64_t k = dim_from_end(a, latch_matmul_transpose_a(matmul) ? 1 : 0);
+  int64_t output_tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
+  bool tensor_cores = mlirTypeIsABF16(mlirShapedTypeGetElementType(a)) && mlirTypeIsABF16(mlirShapedTypeGetElementType(b));
   if (output_tiles <= 0 || output_tiles >= LATCH_SPLIT_TILES)
     return 1;
   int64_t wanted = ceil_div(LATCH_SPLIT_TILES, output_tiles),
@@ -172,10 +178,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
       tiles = ceil_div(latch_type_element_count(out), latch_small_product_outputs_per_tile(k));
       break;
     }
-    tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
-    MlirType b = mlirValueGetType(mlirOperationGetOperand(task, 1));
-    bool tensor_cores = mlirTypeIsABF16(mlirShapedTypeGetElementType(a)) && mlirTypeIsABF16(mlirShapedTypeGetElementType(b));
-    tiles *= latch_matmul_k_slices(tiles, k, tensor_cores);
+    tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128) * latch_matmul_k_slices(task);
     break;
   }
   case LATCH_OP_TASK_GROUPED_MATMUL: {

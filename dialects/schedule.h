@@ -53,15 +53,16 @@ int latch_module_find_program(MlirOperation module, MlirOperation *out_program, 
 /* A task.matmul with fewer than LATCH_SPLIT_TILES output tiles of 128 x 128 splits its k range into
  * slices (each at least LATCH_SPLIT_MIN_DEPTH deep on tensor cores, LATCH_SPLIT_MIN_DEPTH_FP32 on the
  * fp32 tiles) until it has about that many tiles; the slices' partial sums meet in task scratch
- * (docs/device-abi.md). Returns the number of slices (1: no split). The depth is what pays for the
- * split: the slice that arrives last reads every slice's 64 KiB of partials, about 2.3 us per slice on an
- * H200 CTA, where a 128-deep slice on tensor cores computes in about 4 us (per-tile trace, 2026-12-01):
- * 16 slices of 128 made 37 us combines, longer than the product they split. The fp32 tiles are some 40
- * times slower per k, so for them the combine stays cheap. */
+ * (docs/device-abi.md). latch_matmul_k_slices gives the slices of `matmul` (1: no split) from its types,
+ * for the tile count and for latch-lower-tasks alike. The depth is what pays for the split: the slice
+ * that arrives last reads every slice's 64 KiB of partials, about 2.3 us per slice on an H200 CTA, where
+ * a 128-deep slice on tensor cores computes in about 4 us (per-tile trace, 2026-12-01): 16 slices of 128
+ * made 37 us combines, longer than the product they split. The fp32 tiles are some 40 times slower per
+ * k, so for them the combine stays cheap. */
 #define LATCH_SPLIT_TILES 256
 #define LATCH_SPLIT_MIN_DEPTH 512
 #define LATCH_SPLIT_MIN_DEPTH_FP32 128
-int64_t latch_matmul_k_slices(int64_t output_tiles, int64_t k, bool tensor_cores);
+int64_t latch_matmul_k_slices(MlirOperation matmul);
 
 /* A batched task.matmul whose M is not a multiple of 128 (its 128-row tiles would cross batches) is
  * lowered output element by output element: a warp per element when k >= 32 (the lanes split k),

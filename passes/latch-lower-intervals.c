@@ -422,12 +422,13 @@ static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t ba
  * @latch_main, is a constant (u32 arithmetic wraps consistently). Which CTA runs a tile changes from run
  * to run; what a tile computes does not (no template depends on the CTA), so the bits stay the same.
  * With trace-tiles, a tracing CTA's thread 0 also records when the tile began and when its threads were
- * done (after the barrier) at %tile_records[2 (base + tile)] (docs/device-abi.md "Trace"). */
-static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, int wave, uint32_t base) {
+ * done (after the barrier) at %tile_records[2 (base + tile)] (docs/device-abi.md "Trace"). Returns the
+ * wave's tiles: the tickets it draws. */
+static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interval, int wave, uint32_t base) {
   latch_text *t = w->t;
   int64_t total = wave_tiles(l, interval, wave);
   if (total == 0)
-    return;
+    return 0;
   int total_value = fresh(w), base_value = fresh(w), tile = fresh(w), parity = fresh(w), go = fresh(w),
       ticket = fresh(w), drawn = fresh(w), slot = fresh(w), offset = fresh(w), next = fresh(w), flipped = fresh(w);
   int results = fresh(w);
@@ -462,6 +463,7 @@ static void write_counted_tile_loop(writer *w, const lowerer *l, int interval, i
   latch_text_put(t, "      %%v%d = arith.xori %%v%d, %%c1 : i32\n", flipped, parity);
   latch_text_put(t, "      scf.yield %%v%d, %%v%d : i32, i32\n", taken, flipped);
   latch_text_put(t, "    }\n");
+  return (uint32_t)total;
 }
 
 /* docs/device-abi.md "Grid barrier": bar.sync; thread 0 fences (release at gpu scope), adds 1 to the
@@ -596,12 +598,10 @@ static void write_kernel(const lowerer *l, latch_text *t) {
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
       if (wave > 0)
         write_barrier(&w, i, false);
-      if (l->tile_counter) {
-        write_counted_tile_loop(&w, l, i, wave, tickets);
-        tickets += (uint32_t)wave_tiles(l, i, wave);
-      } else {
+      if (l->tile_counter)
+        tickets += write_counted_tile_loop(&w, l, i, wave, tickets);
+      else
         write_tile_loop(&w, l, i, wave);
-      }
     }
     if (i + 1 < l->interval_count) {
       write_barrier(&w, i, true);

@@ -1681,7 +1681,7 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
     return;
   }
   int64_t rows = batch * m, tile_cols = ceil_div(n, MATMUL_TILE), out_tiles = ceil_div(rows, MATMUL_TILE) * tile_cols;
-  int64_t slices = latch_matmul_k_slices(out_tiles, k, a->dt == DT_BF16 && b->dt == DT_BF16);
+  int64_t slices = latch_matmul_k_slices(op);
   int partials = -1, arrivals = -1;
   if (slices > 1) {
     partials = pooled_scratch(g, out_tiles * slices * PRODUCT_ACCUMULATORS * CTA_THREADS);
@@ -3255,15 +3255,15 @@ static void tc_stage_wait(gen *g) {
   warp_sync(g);
 }
 
-/* The key block at key0 of k (and of v unless NULL; one (b, h): rows from k_head, v_head) into the
- * warp's blocks at area (and area_b). */
-static void tc_stage_keys(gen *g, const tc_rows *w, const tensor_ref *k, const tensor_ref *v, int k_head, int v_head,
-                          int key0, int area, int area_b) {
+/* The block of 32 rows from row0 of a (and of b unless NULL; one (b, h): rows from a_head, b_head) into
+ * the warp's blocks at area (and area_b), once the warp is done with them; tc_stage_wait ends the copies:
+ * key blocks of k and v for query rows, query blocks of q and do for the split gradient's key rows. */
+static void tc_stage_rows(gen *g, const tc_rows *w, const tensor_ref *a, const tensor_ref *b, int a_head, int b_head,
+                          int row0, int area, int area_b) {
   warp_sync(g);
-  tc_stage_block(g, w, k, add(g, k_head, mulc(g, key0, dim(k, 3))), dim(k, 3), area);
-  if (v)
-    tc_stage_block(g, w, v, add(g, v_head, mulc(g, key0, dim(v, 3))), dim(v, 3), area_b);
-  tc_stage_wait(g);
+  tc_stage_block(g, w, a, add(g, a_head, mulc(g, row0, dim(a, 3))), dim(a, 3), area);
+  if (b)
+    tc_stage_block(g, w, b, add(g, b_head, mulc(g, row0, dim(b, 3))), dim(b, 3), area_b);
 }
 
 /* ldmatrix .x4 from a staged block of `width` columns at `area`: lane L, in matrix j = L / 8, addresses
@@ -3343,7 +3343,8 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
     int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8], pa[TC_KEYS / 16][4];
     tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
     if (staged) {
-      tc_stage_keys(g, &w, k, v, k_head, v_head, key0, area, area_b);
+      tc_stage_rows(g, &w, k, v, k_head, v_head, key0, area, area_b);
+      tc_stage_wait(g);
       tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
     } else {
       tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
@@ -3412,7 +3413,8 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
     int key0 = mulc(g, kb, TC_KEYS);
     tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
     if (staged) {
-      tc_stage_keys(g, &w, k, NULL, k_head, -1, key0, area, -1);
+      tc_stage_rows(g, &w, k, NULL, k_head, -1, key0, area, -1);
+      tc_stage_wait(g);
       tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
     } else {
       tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
@@ -3490,7 +3492,8 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
       int next[4 * TC_MAX_HEAD / 8];
       tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
       if (staged) {
-        tc_stage_keys(g, &w, k, v, k_head, v_head, key0, area, area_b);
+        tc_stage_rows(g, &w, k, v, k_head, v_head, key0, area, area_b);
+        tc_stage_wait(g);
         tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
         tc_products_staged(g, &w, doa, hdv, area_b, key0, -1, TC_MASK_NONE, dp);
       } else {
@@ -3538,9 +3541,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
       int next[8 * TC_MAX_HEAD / 8];
       tc_mask mask = causal ? TC_MASK_COLUMN_BEFORE_ROW : TC_MASK_NONE;
       if (staged) {
-        warp_sync(g);
-        tc_stage_block(g, &w, q, add(g, q_head, mulc(g, query0, hd)), hd, area);
-        tc_stage_block(g, &w, d_o, add(g, o_head, mulc(g, query0, hdv)), hdv, area_b);
+        tc_stage_rows(g, &w, q, d_o, q_head, o_head, query0, area, area_b);
         tc_stage_stats(g, &w, stats, add(g, mulc(g, w.bh, tq), query0), area_stats);
         tc_stage_wait(g);
       }
