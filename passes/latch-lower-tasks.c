@@ -42,6 +42,7 @@
  * - Addresses (docs/device-abi.md): program argument k at args[3 + k], an arena value at args[0] + slot
  *   offset + bind offset, a splat constant as an immediate; task.adamw writes over its p, m, v. */
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -104,6 +105,7 @@ typedef struct lowerer {
   int current_interval, pool_interval, pool_next, pool_count;
   int64_t pool_floats[MAX_POOLS];
   int64_t shared_floats; /* the most words of @latch_smem a task uses: the kernel's dynamic shared memory */
+  bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   int errors;
 } lowerer;
 
@@ -1268,9 +1270,18 @@ static void mma_bf16(gen *g, const int *a, const int *b, int *c) {
 #define MMA_BUFFER_WORDS (2 * MMA_B_OFFSET) /* one stage buffer: A's staged rows, then B's */
 #define MMA_STAGES 4                        /* stage buffers of the ring (product_accumulate_mma) */
 #define MMA_RING_WORDS (MMA_STAGES * MMA_BUFFER_WORDS)
-#define MMA_SPLIT_FLAG MMA_RING_WORDS /* the shared word of the split product's "last slice" flag */
 _Static_assert(MMA_DEPTH * MMA_K_ROW_WORDS <= MMA_B_OFFSET, "an operand staged by k rows fits its half");
 _Static_assert(MMA_BUFFER_WORDS <= SHARED_FLOATS, "the single-buffered pair stage fits @latch_smem");
+
+/* wgmma's stages (product_accumulate_wgmma): 64 steps of k of A (128 x 64) and B (64 x 128), 16 KiB each,
+ * in rings of WG_STAGES buffers that start at the first 1024-byte boundary of @latch_smem. */
+#define WG_DEPTH 64
+#define WG_ATOMS_K (WG_DEPTH / 8)                  /* 1 KiB atoms of 8 k rows along k (MN-major layout) */
+#define WG_OPERAND_WORDS (MATMUL_TILE * WG_DEPTH / 2) /* 16 KiB */
+#define WG_BUFFER_WORDS (2 * WG_OPERAND_WORDS)
+#define WG_STAGES 3
+#define WG_ALIGN_BYTES 1024
+#define WG_RING_WORDS (WG_STAGES * WG_BUFFER_WORDS + WG_ALIGN_BYTES / 4)
 
 static bool product_uses_mma(const product_operand *a, const product_operand *b) {
   return a->t->dt == DT_BF16 && b->t->dt == DT_BF16;
@@ -1361,19 +1372,36 @@ static int aligned8(gen *g, int index) {
   return cmpi(g, "eq", op2(g, "arith.andi", index, ci64(g, 7), "i64"), ci64(g, 0), "i64");
 }
 
-/* Stage [k0, k0 + MMA_DEPTH) of `side` for i in [i0, i0 + 128) into the shared words at `offset`, as it
- * lies in memory: 16-byte chunks of 8 elements along the operand's contiguous axis, MMA_DEPTH / 16 per
- * thread. k contiguous: staged i rows of MMA_ROW_WORDS (chunk e: row e / 4, k chunk e % 4); i contiguous:
- * staged k rows of MMA_K_ROW_WORDS (chunk e: k row e / 16, i chunk e % 16), read back by ldmatrix .trans.
- * A chunk inside the operand and 16-byte aligned is one cp.async (its group is waited for by the stage
- * loop); any other is read element by element (0 outside the operand) and stored at once. */
-static void product_copy_stage(gen *g, const product_operand *side, int i0, int k0, int hi, int offset) {
+/* Stage [k0, k0 + depth) of `side` for i in [i0, i0 + 128) into the shared words at `offset`, as it lies
+ * in memory: 16-byte chunks of 8 elements along the operand's contiguous axis, depth / 16 per thread
+ * (chunk e: along k, i row e / (depth / 8), k chunk e % (depth / 8); along i, k row e / 16, i chunk
+ * e % 16), placed by `layout`: PLACE_PADDED, mma.sync's rows of MMA_ROW_WORDS (k contiguous) or k rows
+ * of MMA_K_ROW_WORDS (i contiguous, read back by ldmatrix .trans); PLACE_SWIZZLED, wgmma's 128-byte
+ * swizzled layouts (product_accumulate_wgmma). A chunk inside the operand and 16-byte aligned is one
+ * cp.async (its group is waited for by the stage loop); any other is read element by element (0 outside
+ * the operand) and stored at once. */
+typedef enum stage_layout { PLACE_PADDED, PLACE_SWIZZLED } stage_layout;
+
+static int stage_word(gen *g, bool k_contiguous, stage_layout layout, int row, int chunk_index) {
+  if (layout == PLACE_PADDED)
+    return add(g, mulc(g, row, k_contiguous ? MMA_ROW_WORDS : MMA_K_ROW_WORDS), mulc(g, chunk_index, 4));
+  int phase = remc(g, row, 8);
+  if (k_contiguous) /* i row `row` at byte 128 row, its chunk c at (c ^ row % 8) 16 */
+    return add(g, mulc(g, row, 32), mulc(g, op2(g, "arith.xori", chunk_index, phase, "i64"), 4));
+  /* k row `row`, i chunk c16: atom (c16 / 8, row / 8), row % 8 inside it, chunk (c16 % 8) ^ (row % 8) */
+  int atom = add(g, mulc(g, divc(g, chunk_index, 8), WG_ATOMS_K * 256), mulc(g, divc(g, row, 8), 256));
+  int inside = add(g, mulc(g, phase, 32), mulc(g, op2(g, "arith.xori", remc(g, chunk_index, 8), phase, "i64"), 4));
+  return add(g, atom, inside);
+}
+
+static void product_copy_stage(gen *g, const product_operand *side, int i0, int k0, int hi, int offset, int64_t depth,
+                               stage_layout layout) {
   bool k_contiguous = side->k_stride == 1;
-  int64_t per_row = k_contiguous ? MMA_DEPTH / 8 : MATMUL_TILE / 8;
-  for (int q = 0; q < MATMUL_TILE * MMA_DEPTH / 8 / CTA_THREADS; ++q) {
+  int64_t per_row = k_contiguous ? depth / 8 : MATMUL_TILE / 8;
+  for (int q = 0; q < MATMUL_TILE * depth / 8 / CTA_THREADS; ++q) {
     int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
-    int row = divc(g, e, per_row), chunk = mulc(g, remc(g, e, per_row), 8);
-    int word = add(g, mulc(g, row, k_contiguous ? MMA_ROW_WORDS : MMA_K_ROW_WORDS), divc(g, chunk, 2));
+    int row = divc(g, e, per_row), chunk_index = remc(g, e, per_row), chunk = mulc(g, chunk_index, 8);
+    int word = stage_word(g, k_contiguous, layout, row, chunk_index);
     int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, k0, k_contiguous ? chunk : row);
     int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
     int valid[8], whole;
@@ -1469,19 +1497,132 @@ static void product_mma_step(gen *g, const mma_lane *w, bool a_k_rows, bool b_k_
   }
 }
 
-/* Stage s of [lo, hi) (k from lo + s MMA_DEPTH) of both operands into ring buffer `buffer`, when it is
+/* The stage from k of both operands into the buffer at word `buffer` (B at `buffer + b_offset`), when k is
  * inside [lo, hi); one cp.async group either way, so that the groups count stages. */
-static void product_copy_ring_stage(gen *g, const product_operand *a, const product_operand *b, int row0,
-                                    int col0, int k, int hi, int buffer) {
+static void product_copy_ring_stage(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
+                                    int k, int hi, int buffer, int64_t depth, stage_layout layout, int64_t b_offset) {
   when_begin(g, cmpi(g, "slt", k, hi, "i64"));
-  product_copy_stage(g, a, row0, k, hi, buffer);
-  product_copy_stage(g, b, col0, k, hi, addc(g, buffer, MMA_B_OFFSET));
+  product_copy_stage(g, a, row0, k, hi, buffer, depth, layout);
+  product_copy_stage(g, b, col0, k, hi, addc(g, buffer, b_offset), depth, layout);
   when_end(g);
   ln(g, "nvvm.cp.async.commit.group");
 }
 
+/* ---- the same tile on Hopper's warpgroup tensor cores (wgmma.mma_async, sm_90a) ----
+ * When both bf16 operands are staged by copies, warpgroup h (threads 128 h ..) computes rows 64 h .. 64 h + 63
+ * of the tile, all 128 columns, by wgmma.mma_async.m64n128k16 from shared memory: the operands are named by
+ * matrix descriptors, the 64 accumulators stay in registers. A stage holds WG_DEPTH steps of k of A and B in
+ * the 128-byte swizzled layouts of the PTX ISA's canonical forms, 16-byte chunk c of a 128-byte row r at
+ * (c ^ r % 8) 16 inside 1 KiB atoms of 8 rows:
+ * - an operand contiguous along k (K-major) as 128 i rows of 128 bytes (64 k): the descriptor's rows are
+ *   128 bytes apart, 8-row groups 1024 (SBO), and the k16 steps start 32 bytes apart;
+ * - one contiguous along i (MN-major) as atoms of 8 k rows x 64 i, atom (i / 64, k / 8) at byte
+ *   (i / 64) 8192 + (k / 8) 1024: 64-wide i blocks 8192 bytes apart (LBO), 8-row k groups 1024 (SBO),
+ *   the k16 steps two atoms apart.
+ * The ring of WG_STAGES buffers is filled by cp.async WG_STAGES - 1 stages ahead, as the mma.sync ring is;
+ * each stage's four wgmma are waited for before the barrier of the next, so a buffer is free when it is
+ * refilled; fence.proxy.async makes the copies (generic proxy) visible to wgmma's reads (async proxy).
+ * Accumulators: warp w (of 8) holds rows 16 w + g and 16 w + g + 8, register 4 j + 2 h + e at column
+ * 8 j + 2 t + e (g = lane / 4, t = lane % 4; h 0 for row g): mma.sync's 16 x 8 layout, repeated along n.
+ * Each output is one fp32 sum over k in the tensor core's order, written by one thread. */
+#define WG_ACCUMULATOR_TYPE                                                                                  \
+  "!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, " \
+  "f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, " \
+  "f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, " \
+  "f32, f32, f32, f32)>"
+
+static bool product_uses_wgmma(gen *g, const product_operand *a, const product_operand *b) {
+  return g->l->wgmma && product_uses_mma(a, b) && staged_by_copies(a) && staged_by_copies(b);
+}
+
+/* The words of @latch_smem that the product's staging uses (the split product's flag lies after them). */
+static int64_t product_shared_words(gen *g, const product_operand *a, const product_operand *b) {
+  if (product_uses_wgmma(g, a, b))
+    return WG_RING_WORDS;
+  if (product_uses_mma(a, b))
+    return staged_by_copies(a) && staged_by_copies(b) ? MMA_RING_WORDS : MMA_BUFFER_WORDS;
+  return 2 * PRODUCT_B_OFFSET;
+}
+
+/* A shared-memory matrix descriptor: the operand's first byte (`bytes`, an i64 shared address), the
+ * leading and stride byte offsets, 128-byte swizzling. */
+static int wg_descriptor(gen *g, int bytes, int64_t leading, int64_t stride) {
+  int start = op2(g, "arith.andi", op2(g, "arith.shrui", bytes, ci64(g, 4), "i64"), ci64(g, 0x3FFF), "i64");
+  int64_t fixed = ((leading >> 4) & 0x3FFF) << 16 | ((stride >> 4) & 0x3FFF) << 32 | (int64_t)1 << 62;
+  return op2(g, "arith.ori", start, ci64(g, fixed), "i64");
+}
+
+/* The descriptor of k16 step `step` of an operand staged from byte `operand` (its 128 i, or the warpgroup's
+ * 64 rows from `rows_byte` on for A). */
+static int wg_operand_descriptor(gen *g, bool k_contiguous, int operand, int64_t step, int first_block) {
+  if (k_contiguous)
+    return wg_descriptor(g, add(g, operand, addc(g, mulc(g, first_block, 64 * 128), 32 * step)), 16, 1024);
+  return wg_descriptor(g, add(g, operand, addc(g, mulc(g, first_block, WG_ATOMS_K * 1024), 2048 * step)),
+                       WG_ATOMS_K * 1024, 1024);
+}
+
+static void product_accumulate_wgmma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
+                                     int lo, int hi, const int *acc_in, int *acc_out) {
+  need_shared(g, WG_RING_WORDS);
+  bool a_k = a->k_stride == 1, b_k = b->k_stride == 1;
+  int smem = fresh(g);
+  ln(g, "%%v%d = llvm.ptrtoint %%v%d : !llvm.ptr<3> to i64", smem, shared_base(g));
+  int pad = op2(g, "arith.andi", op2(g, "arith.subi", ci64(g, 0), smem, "i64"), ci64(g, WG_ALIGN_BYTES - 1), "i64");
+  int ring = divc(g, pad, 4); /* the ring's first word: 1024-byte aligned */
+  int warpgroup = divc(g, g->tid, 128);
+  sync_threads(g);
+  int first = loop_begin(g, ci64(g, 0), ci64(g, WG_STAGES - 1), ci64(g, 1));
+  product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, first, WG_DEPTH)), hi,
+                          add(g, ring, mulc(g, first, WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED, WG_OPERAND_WORDS);
+  loop_end(g);
+  int packed = fresh(g);
+  ln(g, "%%v%d = llvm.mlir.poison : " WG_ACCUMULATOR_TYPE, packed);
+  for (int r = 0; r < PRODUCT_ACCUMULATORS; ++r) {
+    int next = fresh(g);
+    ln(g, "%%v%d = llvm.insertvalue %%v%d, %%v%d[%d] : " WG_ACCUMULATOR_TYPE, next, acc_in[r], packed, r);
+    packed = next;
+  }
+  static const char *const acc_type[1] = {WG_ACCUMULATOR_TYPE};
+  int carried, result;
+  int k0 = for_begin(g, lo, hi, ci64(g, WG_DEPTH), 1, &packed, acc_type, &carried, &result);
+  int stage = divc(g, sub(g, k0, lo), WG_DEPTH);
+  ln(g, "nvvm.cp.async.wait.group %d", WG_STAGES - 2);
+  ln(g, "nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}");
+  sync_threads(g);
+  int ahead = addc(g, stage, WG_STAGES - 1);
+  product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, ahead, WG_DEPTH)), hi,
+                          add(g, ring, mulc(g, remc(g, ahead, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED,
+                          WG_OPERAND_WORDS);
+  /* the current buffer as shared bytes */
+  int a_bytes = add(g, add(g, smem, pad), mulc(g, remc(g, stage, WG_STAGES), WG_BUFFER_WORDS * 4));
+  int b_bytes = addc(g, a_bytes, WG_OPERAND_WORDS * 4);
+  ln(g, "nvvm.wgmma.fence.aligned");
+  int acc = carried;
+  for (int64_t step = 0; step < WG_DEPTH / 16; ++step) {
+    int da = wg_operand_descriptor(g, a_k, a_bytes, step, warpgroup);
+    int db = wg_operand_descriptor(g, b_k, b_bytes, step, ci64(g, 0));
+    int next = fresh(g);
+    ln(g, "%%v%d = nvvm.wgmma.mma_async %%v%d, %%v%d, %%v%d, #nvvm.shape<m = 64, n = 128, k = 16>, "
+          "D [<f32>, #nvvm.wgmma_scale_out<one>], A [<bf16>, #nvvm.wgmma_scale_in<one>, <%s>], "
+          "B [<bf16>, #nvvm.wgmma_scale_in<one>, <%s>] : " WG_ACCUMULATOR_TYPE " -> " WG_ACCUMULATOR_TYPE,
+       next, da, db, acc, a_k ? "row" : "col", b_k ? "col" : "row");
+    acc = next;
+  }
+  ln(g, "nvvm.wgmma.commit.group.sync.aligned");
+  ln(g, "nvvm.wgmma.wait.group.sync.aligned 0");
+  for_end(g, 1, &acc, acc_type);
+  for (int r = 0; r < PRODUCT_ACCUMULATORS; ++r) {
+    acc_out[r] = fresh(g);
+    ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : " WG_ACCUMULATOR_TYPE, acc_out[r], result, r);
+  }
+}
+
 static void product_accumulate_mma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                    int lo, int hi, const int *acc_in, int *acc_out) {
+  if (product_uses_wgmma(g, a, b)) {
+    product_accumulate_wgmma(g, a, b, row0, col0, lo, hi, acc_in, acc_out);
+    return;
+  }
   mma_lane w = mma_lane_of(g);
   if (staged_by_copies(a) && staged_by_copies(b)) {
     /* A ring of MMA_STAGES buffers: stages 0 .. S - 2 are copied before the loop; iteration s waits for
@@ -1493,7 +1634,7 @@ static void product_accumulate_mma(gen *g, const product_operand *a, const produ
     sync_threads(g);
     int first = loop_begin(g, ci64(g, 0), ci64(g, MMA_STAGES - 1), ci64(g, 1));
     product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, first, MMA_DEPTH)), hi,
-                            mulc(g, first, MMA_BUFFER_WORDS));
+                            mulc(g, first, MMA_BUFFER_WORDS), MMA_DEPTH, PLACE_PADDED, MMA_B_OFFSET);
     loop_end(g);
     int stage_acc[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
     int k0 = for_begin(g, lo, hi, ci64(g, MMA_DEPTH), PRODUCT_ACCUMULATORS, acc_in, f32_types, stage_acc, acc_out);
@@ -1502,7 +1643,8 @@ static void product_accumulate_mma(gen *g, const product_operand *a, const produ
     sync_threads(g);
     int ahead = addc(g, stage, MMA_STAGES - 1);
     product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, ahead, MMA_DEPTH)), hi,
-                            mulc(g, remc(g, ahead, MMA_STAGES), MMA_BUFFER_WORDS));
+                            mulc(g, remc(g, ahead, MMA_STAGES), MMA_BUFFER_WORDS), MMA_DEPTH, PLACE_PADDED,
+                            MMA_B_OFFSET);
     int current = mulc(g, remc(g, stage, MMA_STAGES), MMA_BUFFER_WORDS);
     memcpy(next, stage_acc, sizeof(next));
     for (int step = 0; step < MMA_DEPTH / 16; ++step)
@@ -1546,33 +1688,39 @@ static int row_in(gen *g, int row, int64_t rows, int row_lo, int row_hi) {
 }
 
 /* Rows below `rows` are stored; with row_lo >= 0 (an i64 value) only rows in [row_lo, row_hi) of those. */
+/* Accumulator tile q (registers 4q .. 4q + 3, 16 x 8) of the thread starts at row 16 (q / 4), column 8 (q % 4)
+ * of its warp's 64 x 32 under mma.sync; at column 8 q of its warp's 16 x 128 rows under wgmma. */
 static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
-                              int64_t cols, int row_lo, int row_hi, const int *acc) {
+                              int64_t cols, int row_lo, int row_hi, bool wgmma, const int *acc) {
   mma_lane w = mma_lane_of(g);
+  if (wgmma) {
+    w.row = mulc(g, divc(g, g->tid, 32), 16);
+    w.col = ci64(g, 0);
+  }
   bool pairs = out->dt == DT_F32 && place_aligned(out, 8);
-  for (int mt = 0; mt < 4; ++mt)
-    for (int nt = 0; nt < 4; ++nt)
-      for (int h = 0; h < 2; ++h) {
-        int row = add(g, add(g, row0, add(g, w.row, w.g)), ci64(g, 16 * mt + 8 * h));
-        int col = add(g, add(g, col0, add(g, w.col, mulc(g, w.t, 2))), ci64(g, 8 * nt));
-        int index = add(g, out_base, add(g, mulc(g, row, cols), col));
-        int row_ok = row_in(g, row, rows, row_lo, row_hi);
-        const int *value = &acc[(mt * 4 + nt) * 4 + 2 * h];
-        if (pairs) {
-          int both = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, 1), ci64(g, cols), "i64"), "i1");
-          int even = cmpi(g, "eq", op2(g, "arith.andi", index, ci64(g, 1), "i64"), ci64(g, 0), "i64");
-          when_begin(g, op2(g, "arith.andi", both, even, "i1"));
-          store_f32_pair(g, out, index, value[0], value[1]);
-          otherwise(g);
-        }
-        for (int e = 0; e < 2; ++e) {
-          when_begin(g, op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, e), ci64(g, cols), "i64"), "i1"));
-          store_f32(g, out, addc(g, index, e), value[e]);
-          when_end(g);
-        }
-        if (pairs)
-          when_end(g);
+  for (int q = 0; q < PRODUCT_ACCUMULATORS / 4; ++q)
+    for (int h = 0; h < 2; ++h) {
+      int64_t row_step = wgmma ? 0 : 16 * (q / 4), col_step = wgmma ? 8 * q : 8 * (q % 4);
+      int row = add(g, add(g, row0, add(g, w.row, w.g)), ci64(g, row_step + 8 * h));
+      int col = add(g, add(g, col0, add(g, w.col, mulc(g, w.t, 2))), ci64(g, col_step));
+      int index = add(g, out_base, add(g, mulc(g, row, cols), col));
+      int row_ok = row_in(g, row, rows, row_lo, row_hi);
+      const int *value = &acc[q * 4 + 2 * h];
+      if (pairs) {
+        int both = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, 1), ci64(g, cols), "i64"), "i1");
+        int even = cmpi(g, "eq", op2(g, "arith.andi", index, ci64(g, 1), "i64"), ci64(g, 0), "i64");
+        when_begin(g, op2(g, "arith.andi", both, even, "i1"));
+        store_f32_pair(g, out, index, value[0], value[1]);
+        otherwise(g);
       }
+      for (int e = 0; e < 2; ++e) {
+        when_begin(g, op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, e), ci64(g, cols), "i64"), "i1"));
+        store_f32(g, out, addc(g, index, e), value[e]);
+        when_end(g);
+      }
+      if (pairs)
+        when_end(g);
+    }
 }
 
 /* acc_out = acc_in + the product over k in [lo, hi) for the tile at (row0, col0). */
@@ -1611,7 +1759,7 @@ static void product_store_rows(gen *g, const product_operand *a, const product_o
                                int out_base, int row0, int col0, int64_t rows, int64_t cols, int row_lo, int row_hi,
                                const int *acc) {
   if (product_uses_mma(a, b)) {
-    product_store_mma(g, out, out_base, row0, col0, rows, cols, row_lo, row_hi, acc);
+    product_store_mma(g, out, out_base, row0, col0, rows, cols, row_lo, row_hi, product_uses_wgmma(g, a, b), acc);
     return;
   }
   int ty = divc(g, g->tid, 16), tx = remc(g, g->tid, 16);
@@ -1718,8 +1866,10 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
     }
     ln(g, "llvm.fence syncscope(\"device\") release");
     int counter = scratch_address(g, arrivals, tile, "i32");
-    need_shared(g, MMA_SPLIT_FLAG + 1);
-    int last = arrived_last(g, counter, slices, ci64(g, MMA_SPLIT_FLAG));
+    /* the flag's shared word lies past the product's staging: other warps may still read its last stage */
+    int64_t flag = product_shared_words(g, &pa, &pb);
+    need_shared(g, flag + 1);
+    int last = arrived_last(g, counter, slices, ci64(g, flag));
     when_begin(g, last);
     int args[PRODUCT_ACCUMULATORS], sums[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
     int s = for_begin(g, ci64(g, 0), ci64(g, slices), ci64(g, 1), PRODUCT_ACCUMULATORS, zero, f32_types, args, sums);
@@ -4759,10 +4909,20 @@ static bool add_shared_memory(lowerer *l) {
   return true;
 }
 
+typedef struct lower_tasks_options {
+  bool wgmma;
+} lower_tasks_options;
+
+static const latch_pass_option lower_tasks_option_table[] = {
+    {"wgmma", LATCH_OPTION_BOOL, "true",
+     "bf16 products whose operands are staged by copies run on wgmma.mma_async (sm_90a); false: mma.sync",
+     offsetof(lower_tasks_options, wgmma)},
+};
+
 static MlirLogicalResult run(MlirOperation module, const void *options) {
-  (void)options;
   lowerer l;
   memset(&l, 0, sizeof(l));
+  l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.context = mlirOperationGetContext(module);
   l.module = module;
   bool binds_ready = latch_ptrmap_initialize(&l.binds);
@@ -4823,5 +4983,8 @@ const latch_pass_info latch_lower_tasks_pass = {
     .anchor = "builtin.module",
     .dependent_dialects = dialects,
     .dependent_dialect_count = sizeof(dialects) / sizeof(dialects[0]),
+    .options = lower_tasks_option_table,
+    .option_count = sizeof(lower_tasks_option_table) / sizeof(lower_tasks_option_table[0]),
+    .options_size = sizeof(lower_tasks_options),
     .run = run,
 };

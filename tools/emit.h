@@ -16,7 +16,7 @@ typedef enum latch_emit_format {
 
 /* The target of docs/device-abi.md. */
 #define LATCH_EMIT_TRIPLE "nvptx64-nvidia-cuda"
-#define LATCH_EMIT_CHIP "sm_90"
+#define LATCH_EMIT_CHIP "sm_90a"
 #define LATCH_EMIT_FEATURES "+ptx80"
 /* Where libdevice is read from when the environment variable LATCH_LIBDEVICE does not say. */
 #define LATCH_EMIT_LIBDEVICE "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"

@@ -1,5 +1,7 @@
 // RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
 // RUN:   | FileCheck %s
+// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{wgmma=false})' \
+// RUN:   | FileCheck %s --check-prefix=MMA
 //
 // latch-lower-tasks writes one device function @task_<N> per task into gpu.module @latch (docs/device-abi.md):
 // tile %tile of the task's iteration space, computed by the CTA's threads (each walks its share with a
@@ -113,50 +115,86 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // 4. A loop over the groups and the rows past ends[G-1] (G + 1 = 4 steps) counts each one's row tiles to
 // find the pair's group and row tile (group -1: no pair, nothing to do); the pair runs one tiled product
 // over its group's rows and stores only those rows (the rows past ends[G-1]: no rows of x read, zeros).
-// bf16 operands: the product runs on
-// tensor cores, 32 steps of k per stage, staged as they lie in memory through a ring of 4 buffers in
+// bf16 operands staged by copies: by default the product runs on wgmma (below); with wgmma=false (MMA) on
+// mma.sync tensor cores, 32 steps of k per stage, staged as they lie in memory through a ring of 4 buffers in
 // dynamic shared memory: 16-byte chunks of x (k contiguous) and of w (columns contiguous) by cp.async
 // when inside the operand and aligned, otherwise by i16 loads stored at once; stages 0-2 before the stage
 // loop, each iteration waiting for its stage's group (2 younger ones pending), one barrier, the copies of
 // the stage 3 ahead, then two k16 steps of 16 mma.sync.m16n8k16, the fragments by ldmatrix .x4 (.trans
 // for w's k rows: two for B's four column tiles, then one per row of A's tiles, four mma after each).
-// CHECK-LABEL: gpu.module @latch attributes {latch.dynamic_shared_bytes = 81920 : i64}
-// CHECK: llvm.mlir.global external @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x f32>
+// MMA-LABEL: gpu.module @latch attributes {latch.dynamic_shared_bytes = 81920 : i64}
+// MMA: llvm.mlir.global external @latch_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x f32>
+// MMA: func.func @task_body_0(
+// MMA: scf.for %[[VT:.*]] = %{{.*}} to %c4_i64 step %c4_i64 : i64 {
+// MMA: %[[WALK:.*]]:3 = scf.for %{{.*}} = %c0_i64 to %c4_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64, %{{.*}} = %c-1_i64, %{{.*}} = %c0_i64) -> (i64, i64, i64) : i64 {
+// MMA: scf.yield
+// MMA: arith.muli %[[WALK]]#2, %c128_i64 : i64
+// MMA: %[[SOME:.*]] = arith.cmpi sge, %[[WALK]]#1, %c0_i64 : i64
+// MMA-NEXT: scf.if %[[SOME]] {
+// MMA: nvvm.barrier0
+// MMA: scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 : i64 {
+// MMA: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// MMA: llvm.load %{{.*}} : !llvm.ptr<1> -> i16
+// MMA: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// MMA: nvvm.cp.async.commit.group
+// MMA: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// MMA-NEXT: arith.subi
+// MMA-NEXT: arith.divui
+// MMA-NEXT: nvvm.cp.async.wait.group 2
+// MMA-NEXT: nvvm.barrier0
+// MMA-COUNT-4: nvvm.cp.async.shared.global
+// MMA: nvvm.cp.async.commit.group
+// MMA-NOT: nvvm.barrier0
+// MMA-COUNT-2: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// MMA: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// MMA-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// MMA: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// MMA-COUNT-31: nvvm.mma.sync
+// MMA-NOT: nvvm.mma.sync
+// MMA-NOT: nvvm.barrier0
+// MMA: scf.yield
+// The stores keep to the pair's rows [lo, hi) as well as the tensor's 20.
+// MMA: %[[BELOW:.*]] = arith.cmpi slt, %[[ROW:.*]], %c20_i64 : i64
+// MMA-DAG: %[[UNDER_HI:.*]] = arith.cmpi slt, %[[ROW]], %{{.*}} : i64
+// MMA-DAG: %[[FROM_LO:.*]] = arith.cmpi sge, %[[ROW]], %{{.*}} : i64
+// MMA: %[[INSIDE:.*]] = arith.andi %[[FROM_LO]], %[[UNDER_HI]] : i1
+// MMA-NEXT: arith.andi %[[BELOW]], %[[INSIDE]] : i1
+// wgmma: the ring of 3 buffers of 64 steps of k (32 KiB each) starts at @latch_smem's first 1024-byte
+// boundary: (0 - address) & 1023 bytes in. x (k contiguous) is staged as 128-byte rows, chunk c of row i
+// at (c ^ i % 8) 16 bytes; w (columns contiguous) as 1 KiB atoms of 8 k rows x 64 columns. Each stage:
+// the wait for its copies, fence.proxy.async (the copies become visible to wgmma's reads), one barrier,
+// the copies of the stage 2 ahead, then wgmma.fence, four m64n128k16 (x K-major: <row>; w MN-major: <row>,
+// i.e. transposed), commit, wait for all; the accumulators are one struct of 64 f32 through the loop.
+// CHECK-LABEL: gpu.module @latch attributes {latch.dynamic_shared_bytes = 99328 : i64}
 // CHECK: func.func @task_body_0(
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c4_i64 step %c4_i64 : i64 {
-// CHECK: %[[WALK:.*]]:3 = scf.for %{{.*}} = %c0_i64 to %c4_i64 step %c1_i64 iter_args(%{{.*}} = %c0_i64, %{{.*}} = %c-1_i64, %{{.*}} = %c0_i64) -> (i64, i64, i64) : i64 {
-// CHECK: scf.yield
-// CHECK: arith.muli %[[WALK]]#2, %c128_i64 : i64
-// CHECK: %[[SOME:.*]] = arith.cmpi sge, %[[WALK]]#1, %c0_i64 : i64
-// CHECK-NEXT: scf.if %[[SOME]] {
+// CHECK: %[[SMEM:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
+// CHECK-NEXT: %[[NEG:.*]] = arith.subi %c0_i64, %[[SMEM]] : i64
+// CHECK-NEXT: arith.andi %[[NEG]], %c1023_i64 : i64
 // CHECK: nvvm.barrier0
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64 : i64 {
-// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> i16
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c2_i64 step %c1_i64 : i64 {
+// CHECK: arith.xori
+// CHECK: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: %{{.*}}:64 = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c32_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
-// CHECK-NEXT: arith.subi
-// CHECK-NEXT: arith.divui
-// CHECK-NEXT: nvvm.cp.async.wait.group 2
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c64_i64 iter_args(%[[ACC:.*]] = %{{.*}}) -> (!llvm.struct<({{(f32, )+}}f32)>) : i64 {
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: nvvm.barrier0
-// CHECK-COUNT-4: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-NOT: nvvm.barrier0
-// CHECK-COUNT-2: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
-// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
-// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
-// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// CHECK-COUNT-31: nvvm.mma.sync
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[FIRST:.*]] = nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[ACC]], <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: scf.yield
+// CHECK: llvm.extractvalue %[[SUM]][0]
 // CHECK-NOT: nvvm.mma.sync
-// CHECK-NOT: nvvm.barrier0
-// CHECK: scf.yield
 // The stores keep to the pair's rows [lo, hi) as well as the tensor's 20.
 // CHECK: %[[BELOW:.*]] = arith.cmpi slt, %[[ROW:.*]], %c20_i64 : i64
 // CHECK-DAG: %[[UNDER_HI:.*]] = arith.cmpi slt, %[[ROW]], %{{.*}} : i64
 // CHECK-DAG: %[[FROM_LO:.*]] = arith.cmpi sge, %[[ROW]], %{{.*}} : i64
 // CHECK: %[[INSIDE:.*]] = arith.andi %[[FROM_LO]], %[[UNDER_HI]] : i1
 // CHECK-NEXT: arith.andi %[[BELOW]], %[[INSIDE]] : i1
+// MMA: sym_name = "grouped_matmul"
 // CHECK: sym_name = "grouped_matmul"
 func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends: tensor<3xi32>) -> tensor<20x12xf32> {
   %y = "task.grouped_matmul"(%x, %w, %ends) : (tensor<20x8xbf16>, tensor<3x8x12xbf16>, tensor<3xi32>) -> tensor<20x12xf32>
@@ -166,16 +204,21 @@ func.func @grouped_matmul(%x: tensor<20x8xbf16>, %w: tensor<3x8x12xbf16>, %ends:
 // -----
 
 // task.grouped_matmul with transpose_w: w[g] is [N, K] = [12, 8], read as it lies (k contiguous, like x):
-// both operands' fragments come from plain ldmatrix (no .trans, which w's k rows need without it).
+// on wgmma both operands are K-major (A <row>, B <col>); on mma.sync both operands' fragments come from
+// plain ldmatrix (no .trans, which w's k rows need without it).
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: nvvm.cp.async.shared.global
-// CHECK-NOT: layout = #nvvm.mma_layout<col>
-// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>
-// CHECK-NOT: layout = #nvvm.mma_layout<col>
-// CHECK: nvvm.mma.sync
-// CHECK-NOT: layout = #nvvm.mma_layout<col>
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: func.func @task_0(
+// MMA-LABEL: gpu.module @latch
+// MMA: func.func @task_body_0(
+// MMA: nvvm.cp.async.shared.global
+// MMA-NOT: layout = #nvvm.mma_layout<col>
+// MMA: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>
+// MMA-NOT: layout = #nvvm.mma_layout<col>
+// MMA: nvvm.mma.sync
+// MMA-NOT: layout = #nvvm.mma_layout<col>
+// MMA: func.func @task_0(
 // CHECK: sym_name = "grouped_matmul_transposed"
 func.func @grouped_matmul_transposed(%x: tensor<20x8xbf16>, %w: tensor<3x12x8xbf16>, %ends: tensor<3xi32>) -> tensor<20x12xf32> {
   %y = "task.grouped_matmul"(%x, %w, %ends) {transpose_w = true} : (tensor<20x8xbf16>, tensor<3x12x8xbf16>, tensor<3xi32>) -> tensor<20x12xf32>
@@ -898,9 +941,11 @@ func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf3
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
 // CHECK: %[[BEGIN:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
-// CHECK: %[[SUM:.*]]:64 = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c32_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
-// CHECK: nvvm.mma.sync
-// CHECK: %[[R:.*]] = arith.truncf %[[SUM]]#0 : f32 to bf16
+// Both operands are contiguous along i (MN-major): wgmma reads them transposed (A <col>, B <row>).
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c64_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
+// CHECK: %[[FIRST:.*]] = llvm.extractvalue %[[SUM]][0]
+// CHECK: %[[R:.*]] = arith.truncf %[[FIRST]] : f32 to bf16
 // CHECK: llvm.store %[[R]]
 // CHECK: sym_name = "grouped_matmul_weight_grad"
 func.func @grouped_matmul_weight_grad(%x: tensor<20x8xbf16>, %dy: tensor<20x12xbf16>, %ends: tensor<3xi32>) -> tensor<3x8x12xbf16> {
@@ -1120,7 +1165,7 @@ func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf
 // CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[POOL:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c16_i64 step %c16_i64 : i64 {
 // CHECK: arith.muli %{{.*}}, %c512_i64 : i64
-// CHECK: nvvm.mma.sync
+// CHECK: nvvm.wgmma.mma_async
 // CHECK-COUNT-64: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: llvm.fence syncscope("device") release
 // CHECK: llvm.atomicrmw add
