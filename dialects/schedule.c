@@ -141,8 +141,10 @@ int64_t latch_matmul_k_slices(MlirOperation matmul) {
   int64_t k = dim_from_end(a, latch_matmul_transpose_a(matmul) ? 1 : 0);
   int64_t output_tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128);
   bool tensor_cores = mlirTypeIsABF16(mlirShapedTypeGetElementType(a)) && mlirTypeIsABF16(mlirShapedTypeGetElementType(b));
-  if (output_tiles <= 0 || output_tiles >= LATCH_SPLIT_TILES)
+  if (output_tiles <= 0)
     return 1;
+  if (output_tiles >= LATCH_SPLIT_TILES) /* enough tiles: split only a depth that would make them long */
+    return k > LATCH_SPLIT_MAX_DEPTH ? ceil_div(k, LATCH_SPLIT_MAX_DEPTH) : 1;
   int64_t wanted = ceil_div(LATCH_SPLIT_TILES, output_tiles),
           most = k / (tensor_cores ? LATCH_SPLIT_MIN_DEPTH : LATCH_SPLIT_MIN_DEPTH_FP32);
   int64_t slices = wanted < most ? wanted : most;

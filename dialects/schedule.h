@@ -61,6 +61,10 @@ int latch_module_find_program(MlirOperation module, MlirOperation *out_program, 
  * k, so for them the combine stays cheap. */
 #define LATCH_SPLIT_TILES 256
 #define LATCH_SPLIT_MIN_DEPTH 512
+/* A product with LATCH_SPLIT_TILES tiles or more still splits a k deeper than LATCH_SPLIT_MAX_DEPTH into
+ * slices of at most that depth: TinyMoE's head weight gradient at 32x1024 (256 tiles of k = 32768) ran
+ * its 256 tiles at 751 us each beside 1024 tiles of 243 us, the interval's tail (per-tile trace). */
+#define LATCH_SPLIT_MAX_DEPTH 8192
 #define LATCH_SPLIT_MIN_DEPTH_FP32 128
 int64_t latch_matmul_k_slices(MlirOperation matmul);
 

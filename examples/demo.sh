@@ -37,7 +37,7 @@ echo "   $out/tinymoe.ptx: $(wc -c < "$out/tinymoe.ptx") bytes of PTX, $(grep -c
 echo "   manifest: $(sed -n 's/.*"arena_bytes": \([0-9]*\).*/\1/p' "$out/tinymoe.ptx.manifest.json") arena bytes, $(grep -o '"tiles"' "$out/tinymoe.ptx.manifest.json" | wc -l) intervals"
 ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 if [ -x "$ptxas" ]; then
-  "$ptxas" -arch=sm_90 -v "$out/tinymoe.ptx" -o "$out/tinymoe.cubin" 2>&1 | grep -m1 'Used' | sed 's/^ptxas info *: /   ptxas sm_90: /'
+  "$ptxas" -arch=sm_90a -v "$out/tinymoe.ptx" -o "$out/tinymoe.cubin" 2>&1 | grep -m1 'Used' | sed 's/^ptxas info *: /   ptxas sm_90a: /'
 fi
 echo "   (run it on a GPU: docs/gpu.md)"
 

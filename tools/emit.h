@@ -10,7 +10,7 @@
 #include "mlir-c/IR.h"
 
 typedef enum latch_emit_format {
-  LATCH_EMIT_PTX,  /* PTX assembly for sm_90 (PTX ISA 8.0) */
+  LATCH_EMIT_PTX,  /* PTX assembly for sm_90a (PTX ISA 8.0) */
   LATCH_EMIT_LLVM, /* the optimised LLVM IR module, as text */
 } latch_emit_format;
 

@@ -29,7 +29,7 @@ static const char usage[] =
     "  --stats=FILE.json                      time each top-level pipeline element and write the counts of\n"
     "                                         the result (tasks, intervals, arena bytes and lower bound); with\n"
     "                                         --emit also the times of lowering, LLVM's O3 and code generation\n"
-    "  --emit=ptx|llvm                        after the pipeline, lower gpu.module @latch and write PTX (sm_90)\n"
+    "  --emit=ptx|llvm                        after the pipeline, lower gpu.module @latch and write PTX (sm_90a)\n"
     "                                         or optimised LLVM IR to the -o FILE, and its manifest to\n"
     "                                         FILE.manifest.json (docs/device-abi.md)\n"
     "  --help                                 show this text\n";

@@ -1181,3 +1181,19 @@ func.func @matmul_split(%a: tensor<64x8192xbf16>, %b: tensor<8192x64xbf16>) -> t
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<64x8192xbf16>, tensor<8192x64xbf16>) -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
 }
+
+// -----
+
+// A product with enough output tiles (256: [2048, 16384] x [16384, 2048]) still splits a k deeper than
+// 8192 (LATCH_SPLIT_MAX_DEPTH) into slices of at most 8192: 2 slices, 512 tiles, each slice's depth
+// ceil(16384 / 2) = 8192.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c512_i64 step %c512_i64 : i64 {
+// CHECK: arith.muli %{{.*}}, %c8192_i64 : i64
+// CHECK: llvm.fence syncscope("device") release
+// CHECK: sym_name = "matmul_deep"
+func.func @matmul_deep(%a: tensor<2048x16384xbf16>, %b: tensor<16384x2048xbf16>) -> tensor<2048x2048xf32> {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<2048x16384xbf16>, tensor<16384x2048xbf16>) -> tensor<2048x2048xf32>
+  return %c : tensor<2048x2048xf32>
+}
