@@ -32,7 +32,8 @@
  *   arrives last).
  * - Threads: inside a virtual tile the CTA's threads (or warps, for long rows) walk its units; the tiled
  *   products give each thread an 8 x 8 block of outputs (on tensor cores when both operands are bf16:
- *   mma.sync, 4 x 4 tiles of 16 x 8 per warp). Shared memory (@latch_smem) and CTA barriers
+ *   wgmma, 64 x 128 per warpgroup, when both are staged by copies; else mma.sync, 4 x 4 tiles of 16 x 8
+ *   per warp). Shared memory (@latch_smem) and CTA barriers
  *   stage data inside a tile; no value is accumulated atomically (the only atomic is task scratch's
  *   arrival counter): every output element is written by exactly one thread, and every sum runs in a
  *   fixed order (deterministic, bitwise reproducible).
@@ -1552,8 +1553,8 @@ static int wg_descriptor(gen *g, int bytes, int64_t leading, int64_t stride) {
   return op2(g, "arith.ori", start, ci64(g, fixed), "i64");
 }
 
-/* The descriptor of k16 step `step` of an operand staged from byte `operand` (its 128 i, or the warpgroup's
- * 64 rows from `rows_byte` on for A). */
+/* The descriptor of k16 step `step` of an operand staged from shared byte `operand`, from its 64-wide i
+ * block `first_block` on (A: the warpgroup's rows; B: 0, all 128 columns). */
 static int wg_operand_descriptor(gen *g, bool k_contiguous, int operand, int64_t step, int first_block) {
   if (k_contiguous)
     return wg_descriptor(g, add(g, operand, addc(g, mulc(g, first_block, 64 * 128), 32 * step)), 16, 1024);
@@ -1619,10 +1620,6 @@ static void product_accumulate_wgmma(gen *g, const product_operand *a, const pro
 
 static void product_accumulate_mma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                    int lo, int hi, const int *acc_in, int *acc_out) {
-  if (product_uses_wgmma(g, a, b)) {
-    product_accumulate_wgmma(g, a, b, row0, col0, lo, hi, acc_in, acc_out);
-    return;
-  }
   mma_lane w = mma_lane_of(g);
   if (staged_by_copies(a) && staged_by_copies(b)) {
     /* A ring of MMA_STAGES buffers: stages 0 .. S - 2 are copied before the loop; iteration s waits for
@@ -1687,9 +1684,10 @@ static int row_in(gen *g, int row, int64_t rows, int row_lo, int row_hi) {
   return op2(g, "arith.andi", ok, inside, "i1");
 }
 
-/* Rows below `rows` are stored; with row_lo >= 0 (an i64 value) only rows in [row_lo, row_hi) of those. */
-/* Accumulator tile q (registers 4q .. 4q + 3, 16 x 8) of the thread starts at row 16 (q / 4), column 8 (q % 4)
- * of its warp's 64 x 32 under mma.sync; at column 8 q of its warp's 16 x 128 rows under wgmma. */
+/* Rows below `rows` are stored; with row_lo >= 0 (an i64 value) only rows in [row_lo, row_hi) of those.
+ * Accumulator tile q (registers 4q .. 4q + 3, 16 x 8) of a thread starts at row 16 (q / 4), column
+ * 8 (q % 4) of its warp's 64 x 32 outputs under mma.sync; at column 8 q of its warp's 16 rows x 128
+ * columns under wgmma. */
 static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
                               int64_t cols, int row_lo, int row_hi, bool wgmma, const int *acc) {
   mma_lane w = mma_lane_of(g);
@@ -1726,6 +1724,10 @@ static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int r
 /* acc_out = acc_in + the product over k in [lo, hi) for the tile at (row0, col0). */
 static void product_accumulate(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                int lo, int hi, const int *acc_in, int *acc_out) {
+  if (product_uses_wgmma(g, a, b)) {
+    product_accumulate_wgmma(g, a, b, row0, col0, lo, hi, acc_in, acc_out);
+    return;
+  }
   if (product_uses_mma(a, b)) {
     product_accumulate_mma(g, a, b, row0, col0, lo, hi, acc_in, acc_out);
     return;
