@@ -151,14 +151,16 @@ int64_t latch_matmul_k_slices(MlirOperation matmul) {
   return slices < 1 ? 1 : slices;
 }
 
-bool latch_matmul_is_small(int64_t batch, int64_t m) { return batch > 1 && m % 128 != 0; }
+bool latch_matmul_is_small(int64_t batch, int64_t m, int64_t n, bool transpose_a) {
+  return (batch > 1 && m % 128 != 0) || (n <= LATCH_NARROW_PRODUCT_COLUMNS && !transpose_a);
+}
 
 int64_t latch_small_product_outputs_per_tile(int64_t k) {
   return k >= 32 ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
 }
 
 /* Output tiles of 128 x 128 for matrix products (times the k slices of latch_matmul_k_slices; the small
- * batched products of latch_matmul_is_small by output elements), LATCH_WARP_ROW_TILE rows for the
+ * element-wise products of latch_matmul_is_small by output elements), LATCH_WARP_ROW_TILE rows for the
  * warp-per-row ops, 64 rows for the other row-wise ops, 8192 elements for
  * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
  * attention and the split gradient's statistics (the products: those query-row tiles, then as many
@@ -176,7 +178,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     MlirType a = mlirValueGetType(mlirOperationGetOperand(task, 0));
     bool transpose_a = latch_matmul_transpose_a(task);
     int64_t k = dim_from_end(a, transpose_a ? 1 : 0);
-    if (latch_matmul_is_small(dim_from_end(out, 2), dim_from_end(out, 1))) {
+    if (latch_matmul_is_small(dim_from_end(out, 2), dim_from_end(out, 1), dim_from_end(out, 0), transpose_a)) {
       tiles = ceil_div(latch_type_element_count(out), latch_small_product_outputs_per_tile(k));
       break;
     }

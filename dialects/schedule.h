@@ -68,13 +68,17 @@ int latch_module_find_program(MlirOperation module, MlirOperation *out_program, 
 #define LATCH_SPLIT_MIN_DEPTH_FP32 128
 int64_t latch_matmul_k_slices(MlirOperation matmul);
 
-/* A batched task.matmul whose M is not a multiple of 128 (its 128-row tiles would cross batches) is
- * lowered output element by output element: a warp per element when k >= 32 (the lanes split k),
- * LATCH_SMALL_PRODUCT_WARP_OUTPUTS elements per tile, else a thread per element,
- * LATCH_SMALL_PRODUCT_THREAD_OUTPUTS per tile. */
+/* Two kinds of task.matmul are lowered output element by output element: a batched one whose M is not a
+ * multiple of 128 (its 128-row tiles would cross batches), and a narrow one, at most
+ * LATCH_NARROW_PRODUCT_COLUMNS columns with a's k contiguous (transpose_a false): a 128-column tile would
+ * compute 8 or more times the output (TinyMoE's router, [2048, 512] x [512, 8] in fp32, took 64 us per
+ * tile, the whole span of its interval; per-tile trace, 2026-12-01). A warp per element when k >= 32
+ * (the lanes split k, reading a's row coalesced), LATCH_SMALL_PRODUCT_WARP_OUTPUTS elements per tile,
+ * else a thread per element, LATCH_SMALL_PRODUCT_THREAD_OUTPUTS per tile. */
 #define LATCH_SMALL_PRODUCT_WARP_OUTPUTS 64
 #define LATCH_SMALL_PRODUCT_THREAD_OUTPUTS 2048
-bool latch_matmul_is_small(int64_t batch, int64_t m);
+#define LATCH_NARROW_PRODUCT_COLUMNS 16
+bool latch_matmul_is_small(int64_t batch, int64_t m, int64_t n, bool transpose_a);
 int64_t latch_small_product_outputs_per_tile(int64_t k);
 
 /* task.bucket with at most this many buckets counts them by warp ballots (one tile per 256 sort

@@ -1783,8 +1783,8 @@ static void product_store(gen *g, const product_operand *a, const product_operan
   product_store_rows(g, a, b, out, out_base, row0, col0, rows, cols, -1, -1, acc);
 }
 
-/* The small batched product (latch_matmul_is_small: M not a multiple of 128, so row tiles would cross
- * batches), element by element over the flat output: with k >= 32 a warp per element, lane l summing
+/* The element-wise product (latch_matmul_is_small: batched with M not a multiple of 128, so row tiles
+ * would cross batches, or at most 16 columns wide), element by element over the flat output: with k >= 32 a warp per element, lane l summing
  * k = l, l + 32, ... in increasing order and the lanes combined by the butterfly; with shorter k a thread
  * per element, k increasing. Either order is fixed: deterministic. */
 static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
@@ -1826,7 +1826,7 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   int r = c->rank;
   int64_t batch = r == 3 ? c->dims[0] : 1, m = dim(c, r - 2), n = dim(c, r - 1);
   int64_t k = ta ? dim(a, r - 2) : dim(a, r - 1);
-  if (latch_matmul_is_small(batch, m)) {
+  if (latch_matmul_is_small(batch, m, n, ta)) {
     gen_matmul_elementwise(g, io, op);
     return;
   }

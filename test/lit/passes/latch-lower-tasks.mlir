@@ -83,6 +83,27 @@ func.func @matmul_small_warp(%a: tensor<2x5x40xf32>, %b: tensor<2x40x7xf32>) -> 
 
 // -----
 
+// A narrow product (at most 16 columns, a's k contiguous: TinyMoE's router, here [300, 40] x [40, 8]) takes
+// the same element-wise form, unbatched: 2400 outputs, 38 tiles of 64, a warp per output. Read through
+// transpose_a (k strided in a) it stays a tiled product: [40, 300]^T x [40, 8] is 3 x 1 tiles of 128 x 128.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c38_i64 step %c38_i64 : i64 {
+// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %{{.*}} to %c40_i64 step %c32_i64 iter_args(%{{.*}} = %cst) -> (f32) : i64 {
+// CHECK: gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
+// CHECK: func.func @task_body_1(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
+// CHECK: %{{.*}}:64 = scf.for
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 38 : i64
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_1", tiles = 3 : i64
+func.func @matmul_narrow(%a: tensor<300x40xf32>, %b: tensor<40x8xf32>, %at: tensor<40x300xf32>) -> (tensor<300x8xf32>, tensor<300x8xf32>) {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<300x40xf32>, tensor<40x8xf32>) -> tensor<300x8xf32>
+  %d = "task.matmul"(%at, %b) {transpose_a = true, transpose_b = false} : (tensor<40x300xf32>, tensor<40x8xf32>) -> tensor<300x8xf32>
+  return %c, %d : tensor<300x8xf32>, tensor<300x8xf32>
+}
+
+// -----
+
 // task.matmul, the tiled product ([200, 20] x [20, 300]: 2 x 3 tiles of 128 x 128): the stage loop over k
 // in steps of 8 carries 64 f32 accumulators per thread; after a CTA barrier each thread copies 4 elements
 // of A and of B (zero outside the operands) into @latch_smem, then after a second barrier runs 8 steps of
