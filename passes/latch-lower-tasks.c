@@ -1399,8 +1399,11 @@ static void product_copy_stage(gen *g, const product_operand *side, int i0, int 
                                stage_layout layout) {
   bool k_contiguous = side->k_stride == 1;
   int64_t per_row = k_contiguous ? depth / 8 : MATMUL_TILE / 8;
-  for (int q = 0; q < MATMUL_TILE * depth / 8 / CTA_THREADS; ++q) {
-    int e = addc(g, g->tid, (int64_t)q * CTA_THREADS);
+  /* the thread's chunks in a loop, not unrolled here: each holds an element-by-element fallback, and
+   * written out four times per stage (wgmma's 64 k) they made LLVM's share of latch-opt 0.7 s longer */
+  int chunks = MATMUL_TILE * (int)depth / 8;
+  int e = loop_begin(g, g->tid, ci64(g, chunks), ci64(g, CTA_THREADS));
+  {
     int row = divc(g, e, per_row), chunk_index = remc(g, e, per_row), chunk = mulc(g, chunk_index, 8);
     int word = stage_word(g, k_contiguous, layout, row, chunk_index);
     int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, k0, k_contiguous ? chunk : row);
@@ -1430,6 +1433,7 @@ static void product_copy_stage(gen *g, const product_operand *side, int i0, int 
        load_eight(g, side->t, index, valid), address);
     when_end(g);
   }
+  loop_end(g);
 }
 
 /* The warp's place: rows wm * 64 + ..., columns wn * 32 + ...; g = lane / 4, t = lane % 4. */

@@ -139,7 +139,8 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // bf16 operands staged by copies: by default the product runs on wgmma (below); with wgmma=false (MMA) on
 // mma.sync tensor cores, 32 steps of k per stage, staged as they lie in memory through a ring of 4 buffers in
 // dynamic shared memory: 16-byte chunks of x (k contiguous) and of w (columns contiguous) by cp.async
-// when inside the operand and aligned, otherwise by i16 loads stored at once; stages 0-2 before the stage
+// when inside the operand and aligned, otherwise by i16 loads stored at once (each thread's chunks in a loop:
+// 512 chunks of A, then of B, 256 threads apart); stages 0-2 before the stage
 // loop, each iteration waiting for its stage's group (2 younger ones pending), one barrier, the copies of
 // the stage 3 ahead, then two k16 steps of 16 mma.sync.m16n8k16, the fragments by ldmatrix .x4 (.trans
 // for w's k rows: two for B's four column tiles, then one per row of A's tiles, four mma after each).
@@ -163,7 +164,10 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // MMA-NEXT: arith.divui
 // MMA-NEXT: nvvm.cp.async.wait.group 2
 // MMA-NEXT: nvvm.barrier0
-// MMA-COUNT-4: nvvm.cp.async.shared.global
+// MMA: scf.for %{{.*}} = %{{.*}} to %c512_i64 step %c256_i64 : i64 {
+// MMA: nvvm.cp.async.shared.global
+// MMA: scf.for %{{.*}} = %{{.*}} to %c512_i64 step %c256_i64 : i64 {
+// MMA: nvvm.cp.async.shared.global
 // MMA: nvvm.cp.async.commit.group
 // MMA-NOT: nvvm.barrier0
 // MMA-COUNT-2: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
