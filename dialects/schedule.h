@@ -70,9 +70,12 @@ int64_t latch_matmul_k_slices(MlirOperation matmul);
 
 /* Two kinds of task.matmul are lowered output element by output element: a batched one whose M is not a
  * multiple of 128 (its 128-row tiles would cross batches), and a narrow one, at most
- * LATCH_NARROW_PRODUCT_COLUMNS columns with a's k contiguous (transpose_a false): a 128-column tile would
- * compute 8 or more times the output (TinyMoE's router, [2048, 512] x [512, 8] in fp32, took 64 us per
- * tile, the whole span of its interval; per-tile trace, 2026-12-01). A warp per element when k >= 32
+ * LATCH_NARROW_PRODUCT_COLUMNS columns with a's k contiguous (transpose_a false) and fewer than
+ * LATCH_SPLIT_TILES row tiles: a 128-column tile would compute 8 or more times the output, and so few
+ * tiles only fill the GPU by splitting k into slow fp32 slices (TinyMoE's router at 2x1024, [2048, 512]
+ * x [512, 8], took 64 us per tile, the whole span of its interval; 4.3% faster update element by
+ * element). With as many row tiles as that the tiled form is faster (the router at 32x1024: 1.8% slower
+ * update element by element; both H200, 2026-12-01). A warp per element when k >= 32
  * (the lanes split k, reading a's row coalesced), LATCH_SMALL_PRODUCT_WARP_OUTPUTS elements per tile,
  * else a thread per element, LATCH_SMALL_PRODUCT_THREAD_OUTPUTS per tile. */
 #define LATCH_SMALL_PRODUCT_WARP_OUTPUTS 64

@@ -104,6 +104,20 @@ func.func @matmul_narrow(%a: tensor<300x40xf32>, %b: tensor<40x8xf32>, %at: tens
 
 // -----
 
+// With 256 row tiles or more ([32768, 40] x [40, 8]) a narrow product fills the GPU as a tiled product and
+// stays one: 256 tiles of 128 x 128.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c256_i64 step %c256_i64 : i64 {
+// CHECK: %{{.*}}:64 = scf.for
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 256 : i64
+func.func @matmul_narrow_tall(%a: tensor<32768x40xf32>, %b: tensor<40x8xf32>) -> tensor<32768x8xf32> {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<32768x40xf32>, tensor<40x8xf32>) -> tensor<32768x8xf32>
+  return %c : tensor<32768x8xf32>
+}
+
+// -----
+
 // task.matmul, the tiled product ([200, 20] x [20, 300]: 2 x 3 tiles of 128 x 128): the stage loop over k
 // in steps of 8 carries 64 f32 accumulators per thread; after a CTA barrier each thread copies 4 elements
 // of A and of B (zero outside the operands) into @latch_smem, then after a second barrier runs 8 steps of
