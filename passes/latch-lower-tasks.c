@@ -1374,9 +1374,9 @@ static int aligned8(gen *g, int index) {
 }
 
 /* Stage [k0, k0 + depth) of `side` for i in [i0, i0 + 128) into the shared words at `offset`, as it lies
- * in memory: 16-byte chunks of 8 elements along the operand's contiguous axis, depth / 16 per thread
- * (chunk e: along k, i row e / (depth / 8), k chunk e % (depth / 8); along i, k row e / 16, i chunk
- * e % 16), placed by `layout`: PLACE_PADDED, mma.sync's rows of MMA_ROW_WORDS (k contiguous) or k rows
+ * in memory: 16-byte chunks of 8 elements along the operand's contiguous axis, chunk e = tid, tid + 256,
+ * ... (along k, i row e / (depth / 8), k chunk e % (depth / 8); along i, k row e / 16, i chunk e % 16),
+ * placed by `layout`: PLACE_PADDED, mma.sync's rows of MMA_ROW_WORDS (k contiguous) or k rows
  * of MMA_K_ROW_WORDS (i contiguous, read back by ldmatrix .trans); PLACE_SWIZZLED, wgmma's 128-byte
  * swizzled layouts (product_accumulate_wgmma). A chunk inside the operand and 16-byte aligned is one
  * cp.async (its group is waited for by the stage loop); any other is read element by element (0 outside
@@ -1403,36 +1403,34 @@ static void product_copy_stage(gen *g, const product_operand *side, int i0, int 
    * written out four times per stage (wgmma's 64 k) they made LLVM's share of latch-opt 0.7 s longer */
   int chunks = MATMUL_TILE * (int)depth / 8;
   int e = loop_begin(g, g->tid, ci64(g, chunks), ci64(g, CTA_THREADS));
-  {
-    int row = divc(g, e, per_row), chunk_index = remc(g, e, per_row), chunk = mulc(g, chunk_index, 8);
-    int word = stage_word(g, k_contiguous, layout, row, chunk_index);
-    int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, k0, k_contiguous ? chunk : row);
-    int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
-    int valid[8], whole;
-    if (k_contiguous) {
-      int row_ok = in_range(g, i, side->i_lo, side->i_hi);
-      whole = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, 7), hi, "i64"), "i1");
-      for (int m = 0; m < 8; ++m)
-        valid[m] = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, m), hi, "i64"), "i1");
-    } else {
-      int k_ok = cmpi(g, "slt", k, hi, "i64");
-      whole = op2(g, "arith.andi", op2(g, "arith.andi", k_ok, cmpi(g, "sge", i, side->i_lo, "i64"), "i1"),
-                  cmpi(g, "slt", addc(g, i, 7), side->i_hi, "i64"), "i1");
-      for (int m = 0; m < 8; ++m)
-        valid[m] = op2(g, "arith.andi", k_ok, in_range(g, addc(g, i, m), side->i_lo, side->i_hi), "i1");
-    }
-    whole = op2(g, "arith.andi", whole, aligned8(g, index), "i1");
-    int address = fresh(g);
-    ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
-       shared_base(g), add(g, word, offset));
-    when_begin(g, whole);
-    ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
-       element_address(g, side->t, index));
-    otherwise(g);
-    ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>",
-       load_eight(g, side->t, index, valid), address);
-    when_end(g);
+  int row = divc(g, e, per_row), chunk_index = remc(g, e, per_row), chunk = mulc(g, chunk_index, 8);
+  int word = stage_word(g, k_contiguous, layout, row, chunk_index);
+  int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, k0, k_contiguous ? chunk : row);
+  int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
+  int valid[8], whole;
+  if (k_contiguous) {
+    int row_ok = in_range(g, i, side->i_lo, side->i_hi);
+    whole = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, 7), hi, "i64"), "i1");
+    for (int m = 0; m < 8; ++m)
+      valid[m] = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, k, m), hi, "i64"), "i1");
+  } else {
+    int k_ok = cmpi(g, "slt", k, hi, "i64");
+    whole = op2(g, "arith.andi", op2(g, "arith.andi", k_ok, cmpi(g, "sge", i, side->i_lo, "i64"), "i1"),
+                cmpi(g, "slt", addc(g, i, 7), side->i_hi, "i64"), "i1");
+    for (int m = 0; m < 8; ++m)
+      valid[m] = op2(g, "arith.andi", k_ok, in_range(g, addc(g, i, m), side->i_lo, side->i_hi), "i1");
   }
+  whole = op2(g, "arith.andi", whole, aligned8(g, index), "i1");
+  int address = fresh(g);
+  ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
+     shared_base(g), add(g, word, offset));
+  when_begin(g, whole);
+  ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+     element_address(g, side->t, index));
+  otherwise(g);
+  ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>",
+     load_eight(g, side->t, index, valid), address);
+  when_end(g);
   loop_end(g);
 }
 
