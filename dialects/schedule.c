@@ -152,7 +152,7 @@ int64_t latch_matmul_k_slices(MlirOperation matmul) {
 }
 
 bool latch_matmul_is_small(int64_t batch, int64_t m, int64_t n, bool transpose_a) {
-  bool narrow = n <= LATCH_NARROW_PRODUCT_COLUMNS && !transpose_a && (batch * m + 127) / 128 < LATCH_SPLIT_TILES;
+  bool narrow = n <= LATCH_NARROW_PRODUCT_COLUMNS && !transpose_a && ceil_div(batch * m, 128) < LATCH_SPLIT_TILES;
   return (batch > 1 && m % 128 != 0) || narrow;
 }
 
