@@ -16,6 +16,32 @@ bool latch_schedule_is_structure(MlirOperation op) {
          latch_op_is(op, "gpu.yield");
 }
 
+const latch_probe_rule latch_probe_rules[] = {
+    /* The routing: which experts each token went to, and their router probabilities. */
+    {LATCH_OP_TASK_TOPK, "topk", 2, {"values", "indices"}},
+};
+const size_t latch_probe_rule_count = sizeof(latch_probe_rules) / sizeof(latch_probe_rules[0]);
+
+bool latch_result_is_probed(MlirOperation op, intptr_t result) {
+  latch_op_kind kind = latch_op_kind_of(op);
+  for (size_t r = 0; r < latch_probe_rule_count; ++r)
+    if (latch_probe_rules[r].kind == kind)
+      return result >= 0 && result < latch_probe_rules[r].result_count;
+  return false;
+}
+
+bool latch_reshape_is_view(MlirOperation op) {
+  if (latch_op_kind_of(op) != LATCH_OP_TASK_RESHAPE || mlirOperationGetNumOperands(op) != 1 ||
+      mlirOperationGetNumResults(op) != 1 ||
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("task.fused"))))
+    return false;
+  MlirValue input = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsAOpResult(input))
+    return false;
+  MlirOperation producer = mlirOpResultGetOwner(input);
+  return latch_op_is_task(producer) && latch_op_kind_of(producer) != LATCH_OP_TASK_ADAMW;
+}
+
 bool latch_schedule_initialize(latch_schedule *schedule, MlirOperation program) {
   memset(schedule, 0, sizeof(*schedule));
   schedule->program = program;

@@ -12,6 +12,7 @@
 #include "mlir-c/IR.h"
 
 #include "../support/ptrmap.h"
+#include "ops.h"
 
 /* The ops of a program body in order (markers, barriers and the terminator left out), with the interval
  * each belongs to (-1 for the constants before the first interval). */
@@ -95,6 +96,25 @@ int64_t latch_small_product_outputs_per_tile(int64_t k);
 /* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
 int64_t latch_task_tile_count(MlirOperation task);
 
+/* A task.reshape is a view when its input is the result of a task that the arena holds (any task but
+ * task.adamw, whose results are its program arguments) and no `task.fused` mark makes it part of another
+ * task's tiles: row-major order makes its result the input's bytes read with another shape, so
+ * latch-plan-arena binds it over its input (tiles = 0: no device work) and latch-fuse-phases schedules it
+ * in its input's interval. Any other reshape is a copy. */
+bool latch_reshape_is_view(MlirOperation op);
+/* Probes (docs/device-abi.md "Probes"): task results that the runtime can copy out of the arena, one
+ * rule per op kind: the j-th task of `kind` in program order gives probes "<prefix><j>.<results[k]>" for
+ * its results k < result_count. latch-plan-arena keeps them to the end of the update;
+ * latch-lower-intervals lists them in the manifest. */
+typedef struct latch_probe_rule {
+  latch_op_kind kind;
+  const char *prefix;
+  int result_count;
+  const char *results[2];
+} latch_probe_rule;
+extern const latch_probe_rule latch_probe_rules[];
+extern const size_t latch_probe_rule_count;
+bool latch_result_is_probed(MlirOperation op, intptr_t result);
 /* True for interval.interval, interval.barrier and the program terminator. */
 bool latch_schedule_is_structure(MlirOperation op);
 

@@ -284,7 +284,8 @@ static MlirWalkResult visit_uses(MlirOperation op, void *user_data) {
  * value still to be read occupies changes that value when it is read. Besides the reinterpretation, the
  * owners serve the report: a read of bytes that another value wrote is a corrupt read, and a write over
  * bytes of a value that a later op (or another task of the same interval) still reads is a live
- * overwrite. */
+ * overwrite. A task.reshape result bound exactly over its input (same bytes) is a view: its bytes keep
+ * the input's owner (its root's), and a write over them must wait for the readers of every view. */
 
 typedef struct arena_value {
   MlirValue value;
@@ -294,6 +295,8 @@ typedef struct arena_value {
   int rank;
   int64_t shape[LATCH_MAX_RANK];
   int64_t count;
+  uint32_t tag;             /* the owner mark of its bytes: 1 + its index, or its root's for a view */
+  size_t next_view;         /* 1 + the index of the next view of the same root (0: none) */
   long checked_at;          /* the op index of the last liveness question (LONG_MIN: none) */
   MlirOperation still_read; /* its answer */
 } arena_value;
@@ -347,6 +350,28 @@ static MlirOperation top_level_op(MlirBlock body, MlirOperation op) {
   while (!mlirOperationIsNull(op) && !mlirBlockEqual(mlirOperationGetBlock(op), body))
     op = mlirOperationGetParentOperation(op);
   return op;
+}
+
+/* Makes `v` (the binding of `value`, about to be appended) a view when `value` is a task.reshape's result
+ * bound exactly over the reshape's bound input: v takes the input's owner mark (its root's) and joins the
+ * root's list of views. */
+static void arena_view_of(frame *f, MlirValue value, arena_value *v) {
+  arena_state *a = f->arena;
+  if (!mlirValueIsAOpResult(value))
+    return;
+  MlirOperation writer = mlirOpResultGetOwner(value);
+  if (latch_op_kind_of(writer) != LATCH_OP_TASK_RESHAPE || mlirOperationGetNumOperands(writer) != 1)
+    return;
+  binding *input = frame_slot(f, mlirOperationGetOperand(writer, 0).ptr, false);
+  if (!input || !input->arena_value)
+    return;
+  arena_value *u = &a->values[input->arena_value - 1];
+  if (u->offset != v->offset || u->count * u->element_size != v->count * v->element_size)
+    return;
+  arena_value *root = &a->values[u->tag - 1];
+  v->tag = root->tag;
+  v->next_view = root->next_view;
+  root->next_view = a->count + 1; /* v's index once appended */
 }
 
 /* Reads the plan of `program` (body `body`) when it has one: an arena, and for every arena.bind the arena
@@ -425,6 +450,8 @@ static bool arena_plan(frame *f, MlirOperation program, MlirBlock body) {
       a->values = values;
       a->capacity = capacity;
     }
+    v.tag = (uint32_t)a->count + 1;
+    arena_view_of(f, value, &v);
     a->values[a->count++] = v;
     b->arena_value = a->count;
   }
@@ -439,15 +466,13 @@ static long arena_op_index(const arena_state *a, MlirOperation op) {
   return mlirOperationIsNull(op) ? -1 : latch_schedule_index_of(&a->schedule, op);
 }
 
-/* An op that still reads `v` when op `index` (`writer`; index -1: the start of the program) writes over
- * its bytes: a later op (the gpu.yield for a result), or another task of the writer's interval, which
- * may run at the same time on the device; null when there is none. */
-static MlirOperation arena_still_read(arena_state *a, arena_value *v, long index, MlirOperation writer) {
-  if (v->checked_at == index)
-    return v->still_read;
+/* An op that reads `value` when op `index` (`writer`; index -1: the start of the program) writes over its
+ * bytes: a later op (the gpu.yield for a result), or another task of the writer's interval, which may run
+ * at the same time on the device; null when there is none. */
+static MlirOperation arena_reader_after(arena_state *a, MlirValue value, long index, MlirOperation writer) {
   int interval = index >= 0 ? a->schedule.interval[index] : -1;
-  MlirOperation terminator = mlirBlockGetTerminator(a->body), found = {NULL};
-  for (MlirOpOperand use = mlirValueGetFirstUse(v->value); !mlirOpOperandIsNull(use);
+  MlirOperation terminator = mlirBlockGetTerminator(a->body);
+  for (MlirOpOperand use = mlirValueGetFirstUse(value); !mlirOpOperandIsNull(use);
        use = mlirOpOperandGetNextUse(use)) {
     MlirOperation reader = top_level_op(a->body, mlirOpOperandGetOwner(use));
     if (mlirOperationIsNull(reader) || is_arena_op(reader) ||
@@ -464,11 +489,20 @@ static MlirOperation arena_still_read(arena_state *a, arena_value *v, long index
         continue;
       reader_interval = a->schedule.interval[at];
     }
-    if (at > index || (interval >= 0 && reader_interval == interval)) {
-      found = reader;
-      break;
-    }
+    if (at > index || (interval >= 0 && reader_interval == interval))
+      return reader;
   }
+  return (MlirOperation){NULL};
+}
+
+/* arena_reader_after for the storage of `v` (a root): `v` itself or any of its views. */
+static MlirOperation arena_still_read(arena_state *a, arena_value *v, long index, MlirOperation writer) {
+  if (v->checked_at == index)
+    return v->still_read;
+  MlirOperation found = {NULL};
+  for (const arena_value *m = v; m && mlirOperationIsNull(found);
+       m = m->next_view ? &a->values[m->next_view - 1] : NULL)
+    found = arena_reader_after(a, m->value, index, writer);
   v->checked_at = index;
   v->still_read = found;
   return found;
@@ -479,7 +513,7 @@ static MlirOperation arena_still_read(arena_state *a, arena_value *v, long index
 static void arena_store(frame *f, size_t index, const latch_tensor *t, MlirOperation writer) {
   arena_state *a = f->arena;
   arena_value *v = &a->values[index];
-  uint32_t tag = (uint32_t)index + 1;
+  uint32_t tag = v->tag;
   long at = arena_op_index(a, writer);
   int size = v->element_size;
   latch_interp_arena_report *r = a->report;
@@ -533,7 +567,7 @@ static latch_tensor *arena_load(frame *f, size_t index, MlirOperation reader, in
     op_error(reader, "cannot run: out of memory");
     return NULL;
   }
-  uint32_t tag = (uint32_t)index + 1;
+  uint32_t tag = v->tag;
   int size = v->element_size;
   latch_interp_arena_report *r = a->report;
   for (int64_t e = 0; e < v->count; ++e) {

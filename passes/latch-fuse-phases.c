@@ -43,9 +43,12 @@
  *
  * 3. merge: list scheduling. Every task moves to the earliest interval after the intervals of all its
  *    producers; an anchor with its prologues and epilogue moves as one group (the group's interval is
- *    the earliest after every producer of any member, so an epilogue's rank-0 inputs are ready).
- *    Empty intervals go, the rest are renumbered from 0 and renamed `i<N>.<kind>` after their first
- *    task that is not a prologue or epilogue (`i<N>.<kind>+<M>` when M more tasks share the interval);
+ *    the earliest after every producer of any member, so an epilogue's rank-0 inputs are ready). A view
+ *    (latch_reshape_is_view: a reshape of a task's result, which latch-plan-arena binds over its input
+ *    with no tiles) reads no memory and goes into its input's interval, so its readers start one
+ *    interval earlier. Empty intervals go, the rest are renumbered from 0 and renamed `i<N>.<kind>`
+ *    after their first task that is not a prologue, an epilogue or a view (`i<N>.<kind>+<M>` when M
+ *    more tasks other than views share the interval);
  *    the tasks of an interval are in program order, a barrier between consecutive intervals. With
  *    merge=false every task keeps its interval (a fused map takes its consumer's, absorbed tasks join
  *    their anchor's, empty intervals go; an epilogue is absorbed only if its other inputs come from
@@ -895,7 +898,14 @@ static void fail(MlirOperation op, const char *message) {
   mlirEmitError(mlirOperationGetLocation(op), text);
 }
 
-/* merge=true: every group in the earliest interval after all its members' producers. */
+/* A view (latch_reshape_is_view) that is a group of its own: it reads no memory, so it may share its
+ * input's interval. */
+static bool is_view(const placement *p, long i) {
+  return p->group[i] == i && latch_reshape_is_view(p->schedule.ops[i]);
+}
+
+/* merge=true: every group in the earliest interval after all its members' producers (a view: in its
+ * input's interval). */
 static bool place_asap(placement *p) {
   size_t count = p->schedule.count;
   int *level = calloc(count ? count : 1, sizeof(int));
@@ -915,6 +925,7 @@ static bool place_asap(placement *p) {
     if (!latch_op_is_task(op))
       continue;
     long g = p->group[i];
+    int after = is_view(p, (long)i) ? 0 : 1; /* a view joins its input's interval */
     for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n && ok; ++k) {
       long d = index_of_value(p, mlirOperationGetOperand(op, k));
       if (d < 0 || !latch_op_is_task(p->schedule.ops[d]) || p->group[d] == g)
@@ -922,8 +933,8 @@ static bool place_asap(placement *p) {
       if (pending[p->group[d]] > 0) { /* a group whose members are not all visited: cannot happen */
         fail(op, "internal error: a task uses a fused group before the group is complete");
         ok = false;
-      } else if (level[p->group[d]] + 1 > level[g]) {
-        level[g] = level[p->group[d]] + 1;
+      } else if (level[p->group[d]] + after > level[g]) {
+        level[g] = level[p->group[d]] + after;
       }
     }
     pending[g]--;
@@ -941,7 +952,8 @@ static void place_kept(placement *p) {
     p->interval[i] = p->schedule.interval[p->group[i]];
 }
 
-/* Checks that every task's producers are in earlier intervals (or in its own group). */
+/* Checks that every task's producers are in earlier intervals (or in its own group; a view's may be in
+ * its interval, before it in program order). */
 static bool check_order(const placement *p) {
   for (size_t i = 0; i < p->schedule.count; ++i) {
     MlirOperation op = p->schedule.ops[i];
@@ -952,7 +964,8 @@ static bool check_order(const placement *p) {
       if (d < 0 || !latch_op_is_task(p->schedule.ops[d]))
         continue;
       bool same_group = p->group[d] == p->group[(long)i];
-      if (same_group ? (size_t)d >= i : p->interval[d] >= p->interval[i]) {
+      bool early = is_view(p, (long)i) ? p->interval[d] > p->interval[i] : p->interval[d] >= p->interval[i];
+      if (same_group ? (size_t)d >= i : early) {
         fail(op, "internal error: a task would run no later than one of its producers");
         return false;
       }
@@ -1020,13 +1033,17 @@ static int emit_intervals(placement *p) {
       at++;
     /* Named after its first task that is not a prologue or epilogue. */
     MlirOperation head = p->schedule.ops[order[first]];
+    size_t working = 0; /* tasks other than views */
     for (size_t j = at; j-- > first;)
-      if (p->role[order[j]] == ROLE_NONE)
-        head = p->schedule.ops[order[j]];
+      if (!is_view(p, (long)order[j])) {
+        working++;
+        if (p->role[order[j]] == ROLE_NONE)
+          head = p->schedule.ops[order[j]];
+      }
     MlirStringRef kind = mlirIdentifierStr(mlirOperationGetName(head));
     char name[128];
-    if (at - first > 1)
-      snprintf(name, sizeof(name), "i%d.%.*s+%zu", k, (int)(kind.length - 5), kind.data + 5, at - first - 1);
+    if (working > 1)
+      snprintf(name, sizeof(name), "i%d.%.*s+%zu", k, (int)(kind.length - 5), kind.data + 5, working - 1);
     else
       snprintf(name, sizeof(name), "i%d.%.*s", k, (int)(kind.length - 5), kind.data + 5);
     MlirLocation loc = mlirOperationGetLocation(head);

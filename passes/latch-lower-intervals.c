@@ -233,17 +233,6 @@ static bool read_program(lowerer *l) {
     task->op = op;
     task->interval = s->interval[i];
     task->wave = 0;
-    for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n; ++k) {
-      MlirValue operand = mlirOperationGetOperand(op, k);
-      if (mlirValueIsABlockArgument(operand) || latch_schedule_interval_of(s, operand) != task->interval)
-        continue;
-      MlirOperation producer = mlirOpResultGetOwner(operand);
-      for (size_t j = 0; j < l->task_count; ++j)
-        if (mlirOperationEqual(l->tasks[j].op, producer) && l->tasks[j].wave + 1 > task->wave)
-          task->wave = l->tasks[j].wave + 1;
-    }
-    if (task->wave + 1 > l->interval_waves[task->interval])
-      l->interval_waves[task->interval] = task->wave + 1;
     MlirAttribute tiles = mlirOperationGetAttributeByName(op, str("tiles"));
     if (mlirAttributeIsNull(tiles) || !mlirAttributeIsAInteger(tiles)) {
       report(l, op, "task has no integer `tiles` attribute (latch-form-intervals sets it)");
@@ -254,6 +243,19 @@ static bool read_program(lowerer *l) {
       else if ((l->interval_tiles[task->interval] += task->tiles) > MAX_INTERVAL_TILES)
         report(l, op, "interval %d has more than 2^30 tiles", task->interval);
     }
+    /* A task without tiles (a view) runs nothing: it takes its producers' wave and adds none. */
+    int after = task->tiles > 0 ? 1 : 0;
+    for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n; ++k) {
+      MlirValue operand = mlirOperationGetOperand(op, k);
+      if (mlirValueIsABlockArgument(operand) || latch_schedule_interval_of(s, operand) != task->interval)
+        continue;
+      MlirOperation producer = mlirOpResultGetOwner(operand);
+      for (size_t j = 0; j < l->task_count; ++j)
+        if (mlirOperationEqual(l->tasks[j].op, producer) && l->tasks[j].wave + after > task->wave)
+          task->wave = l->tasks[j].wave + after;
+    }
+    if (task->tiles > 0 && task->wave + 1 > l->interval_waves[task->interval])
+      l->interval_waves[task->interval] = task->wave + 1;
     if (device_function_name(l, op, l->task_count, task->function)) {
       MlirOperation function = mlirSymbolTableLookup(symbols, str(task->function));
       if (mlirOperationIsNull(function)) {
@@ -826,18 +828,6 @@ static void put_result(lowerer *l, latch_text *t, MlirOperation yield, intptr_t 
 /* Task results that `latch-run --probe-dir` copies out of the arena (docs/device-abi.md "Probes"): one
  * rule per op kind, naming the results to probe. The j-th op of a kind in program order gives the probes
  * "<prefix><j>.<result name>". */
-typedef struct probe_rule {
-  latch_op_kind kind;
-  const char *prefix;
-  int result_count;
-  const char *results[2];
-} probe_rule;
-
-static const probe_rule probe_rules[] = {
-    /* The routing: which experts each token went to, and their router probabilities. */
-    {LATCH_OP_TASK_TOPK, "topk", 2, {"values", "indices"}},
-};
-
 /* Bytes of `value` in the arena: elements x dtype size (f32 and i32 4, bf16 2, f64 8). */
 static int64_t value_bytes(MlirValue value) {
   MlirType type = mlirValueGetType(value);
@@ -849,8 +839,9 @@ static int64_t value_bytes(MlirValue value) {
 }
 
 /* Whether the bytes [offset, offset + bytes) of the value defined by schedule op `writer` still hold it
- * when the update ends: no arena.bind of a value defined later in the program overlaps them. (A later
- * value that overlaps starts its life after this one's last reader: latch-verify-arena's rule.) */
+ * when the update ends: no arena.bind of a value defined later in the program overlaps them, views left
+ * out (a reshape bound over its input writes nothing). (A later value that overlaps starts its life after
+ * this one's last reader: latch-verify-arena's rule.) */
 static bool intact_at_end(const lowerer *l, long writer, int64_t offset, int64_t bytes) {
   const latch_schedule *s = &l->schedule;
   for (size_t i = 0; i < s->count; ++i) {
@@ -859,6 +850,10 @@ static bool intact_at_end(const lowerer *l, long writer, int64_t offset, int64_t
       continue;
     MlirValue other = latch_bind_value(bind);
     if (!mlirValueIsAOpResult(other) || latch_schedule_index_of(s, mlirOpResultGetOwner(other)) <= writer)
+      continue;
+    MlirOperation owner = mlirOpResultGetOwner(other);
+    if (latch_op_kind_of(owner) == LATCH_OP_TASK_RESHAPE && mlirOperationGetNumOperands(owner) == 1 &&
+        arena_offset(l, mlirOperationGetOperand(owner, 0)) == arena_offset(l, other))
       continue;
     int64_t start = arena_offset(l, other), length = value_bytes(other);
     if (start >= 0 && start < offset + bytes && offset < start + length)
@@ -878,8 +873,8 @@ static int staged_index(const lowerer *l, int interval, int wave) {
 /* ",\n \"probes\": [...]" when the program has any task result that a rule probes; nothing otherwise. */
 static void put_probes(lowerer *l, latch_text *t, int64_t arena_bytes) {
   bool any = false;
-  for (size_t r = 0; r < sizeof(probe_rules) / sizeof(probe_rules[0]); ++r) {
-    const probe_rule *rule = &probe_rules[r];
+  for (size_t r = 0; r < latch_probe_rule_count; ++r) {
+    const latch_probe_rule *rule = &latch_probe_rules[r];
     int ordinal = 0;
     for (size_t i = 0; i < l->task_count; ++i) {
       const lowered_task *task = &l->tasks[i];

@@ -1,7 +1,9 @@
 /* latch-plan-arena.c - bufferises every interval.program into one arena: each tensor value that is not
- * external (program arguments and constants are) is bound into a slot; a task that may overwrite an
- * input dying with it writes its result over that input (in place); slots are packed by best fit over
- * their lifetimes (earliest writer to last reader). Checked independently by latch-verify-arena. */
+ * external (program arguments and constants are) is bound into a slot; a view (latch_reshape_is_view) is
+ * bound over its input and gets `tiles = 0`; a task that may overwrite an input dying with it writes its
+ * result over that input (in place); slots are packed by best fit over their lifetimes (earliest writer
+ * to last reader). A value and its views are one storage: it dies when the last of them is read.
+ * Checked independently by latch-verify-arena. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,16 +30,20 @@ static const latch_pass_option plan_option_table[] = {
      offsetof(plan_options, in_place)},
 };
 
-/* One tensor value to bind. Readers are the top-level ops that use it (gpu.yield reads at
- * interval_count); `sole_last_reader` is the one op reading it in its last interval, or null when
- * several do (then no reader may overwrite it). */
+/* One tensor value to bind. `root` is the index of the value whose bytes it is: its own, or for a view
+ * its input's root. The reads of a storage (a root and its views) are kept on the root: readers are the
+ * top-level ops that use any of them (gpu.yield reads at interval_count);
+ * `sole_last_reader` is the one op reading it in its last interval, or null when several do (then no
+ * reader may overwrite it). */
 typedef struct planned_value {
   MlirValue value;
   MlirOperation def;
+  size_t root;
   int64_t bytes, elements;
   int def_interval, last_interval;
   MlirOperation sole_last_reader;
-  bool consumed; /* already overwritten in place by a result */
+  bool shared_last; /* several ops read it in its last interval */
+  bool consumed;    /* already overwritten in place by a result */
   int slot;
   int64_t offset; /* within the slot */
 } planned_value;
@@ -136,7 +142,14 @@ static bool collect(planner *p) {
       MlirValue value = mlirOperationGetResult(op, r);
       if (!mlirTypeIsATensor(mlirValueGetType(value)))
         continue;
-      planned_value v = {.value = value, .def = op, .def_interval = interval, .last_interval = interval, .slot = -1};
+      planned_value v = {.value = value, .def = op, .root = p->value_count, .def_interval = interval,
+                         .last_interval = interval, .slot = -1};
+      if (latch_reshape_is_view(op)) {
+        planned_value *input = lookup(p, mlirOperationGetOperand(op, 0));
+        if (!input)
+          return fail(op, "latch-plan-arena: internal error: the input of a view is not planned");
+        v.root = input->root;
+      }
       if (interval < 0)
         return fail(op, "latch-plan-arena: a tensor-valued op outside any interval");
       if (!tensor_size(mlirValueGetType(value), &v.elements, &v.bytes))
@@ -151,9 +164,8 @@ static bool collect(planner *p) {
   }
   MlirOperation terminator = mlirBlockGetTerminator(p->schedule.body);
   for (size_t i = 0; i < p->value_count; ++i) {
-    planned_value *v = &p->values[i];
-    bool shared_last = false;
-    for (MlirOpOperand use = mlirValueGetFirstUse(v->value); !mlirOpOperandIsNull(use);
+    planned_value *v = &p->values[p->values[i].root];
+    for (MlirOpOperand use = mlirValueGetFirstUse(p->values[i].value); !mlirOpOperandIsNull(use);
          use = mlirOpOperandGetNextUse(use)) {
       MlirOperation reader = top_level(p, mlirOpOperandGetOwner(use));
       if (mlirOperationIsNull(reader) || latch_op_kind_of(reader) == LATCH_OP_ARENA_BIND)
@@ -168,22 +180,33 @@ static bool collect(planner *p) {
       if (at > v->last_interval) {
         v->last_interval = at;
         v->sole_last_reader = reader;
-        shared_last = false;
+        v->shared_last = false;
       } else if (at == v->last_interval && at > v->def_interval) {
         if (mlirOperationIsNull(v->sole_last_reader))
           v->sole_last_reader = reader;
         else if (!mlirOperationEqual(v->sole_last_reader, reader))
-          shared_last = true;
+          v->shared_last = true;
       }
     }
-    if (shared_last)
-      v->sole_last_reader = (MlirOperation){NULL};
   }
+  for (size_t i = 0; i < p->value_count; ++i) {
+    planned_value *v = &p->values[i];
+    /* A probe stays until the end of the update, where latch-run can read it (docs/device-abi.md). */
+    if (latch_result_is_probed(v->def, mlirOpResultGetResultNumber(v->value))) {
+      planned_value *root = &p->values[v->root];
+      root->last_interval = p->schedule.interval_count;
+      root->shared_last = true;
+    }
+  }
+  for (size_t i = 0; i < p->value_count; ++i)
+    if (p->values[i].shared_last)
+      p->values[i].sole_last_reader = (MlirOperation){NULL};
   return true;
 }
 
-/* The input of `op` whose bytes `result` may take over: bound, same bytes and elements, dying at `op`
- * (which is its only reader in `op`'s interval), not yet taken by another result. */
+/* The storage (a root) of an input of `op` whose bytes `result` may take over: bound, same bytes and
+ * elements, dying at `op` (which is its only reader in `op`'s interval), not yet taken by another
+ * result. */
 static planned_value *in_place_input(planner *p, MlirOperation op, const planned_value *result) {
   latch_op_kind kind = latch_op_kind_of(op);
   intptr_t count = mlirOperationGetNumOperands(op);
@@ -193,6 +216,8 @@ static planned_value *in_place_input(planner *p, MlirOperation op, const planned
     return NULL;
   for (intptr_t i = 0; i < count; ++i) {
     planned_value *input = lookup(p, mlirOperationGetOperand(op, i));
+    if (input)
+      input = &p->values[input->root];
     if (!input || input->consumed || input->bytes != result->bytes || input->elements != result->elements ||
         input->def_interval >= result->def_interval || input->last_interval != result->def_interval ||
         mlirOperationIsNull(input->sole_last_reader) || !mlirOperationEqual(input->sole_last_reader, op))
@@ -202,10 +227,16 @@ static planned_value *in_place_input(planner *p, MlirOperation op, const planned
   return NULL;
 }
 
-/* Gives every value a slot: its own, or, in place, its dying input's (same slot, same offset). */
+/* Gives every value a slot: a view its root's place, any other value its own or, in place, its dying
+ * input's (same slot, same offset). */
 static bool assign(planner *p, bool in_place) {
   for (size_t i = 0; i < p->value_count; ++i) {
     planned_value *v = &p->values[i];
+    if (v->root != i) {
+      v->slot = p->values[v->root].slot;
+      v->offset = p->values[v->root].offset;
+      continue;
+    }
     planned_value *input = in_place ? in_place_input(p, v->def, v) : NULL;
     if (input) {
       input->consumed = true;
@@ -373,6 +404,8 @@ static bool emit(planner *p, int64_t bound) {
       free(slot_values);
       return false;
     }
+    if (v->root != i) /* a view: no device work */
+      mlirOperationSetAttributeByName(v->def, str("tiles"), latch_attr_get_int(context, 0));
     mlirBlockInsertOwnedOperationAfter(body, after, bind);
     after = bind;
   }

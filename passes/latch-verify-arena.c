@@ -3,7 +3,8 @@
  * reader; gpu.yield reads at the end) and rejects slots that share bytes while both live, values bound
  * never or twice, binds outside their slot, slots outside the arena, unaligned slots, and values of one
  * slot that share bytes while both live (unless the later one is written in place by the earlier one's
- * last reader). */
+ * last reader). A task.reshape result bound exactly over its input (same slot, offset and bytes) is a
+ * view: the same bytes, so its reads count as reads of its input. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -33,6 +34,7 @@ typedef struct arena_value {
   MlirOperation bind, writer;
   MlirValue value;
   intptr_t result;
+  size_t root; /* the index of the value whose bytes these are: its own, or a view's input's root */
   int slot;
   int64_t offset, bytes;
   int written, last_read;
@@ -122,6 +124,22 @@ static label describe_slot(const checker *c, size_t index) {
 
 /* ---- reading the plan ----------------------------------------------------------------------------- */
 
+/* Roots of views: a reshape's result bound exactly over its bound input (binds follow their writers, so
+ * the input's root is known). */
+static void find_views(checker *c) {
+  for (size_t i = 0; i < c->value_count; ++i) {
+    arena_value *v = &c->values[i];
+    if (latch_op_kind_of(v->writer) != LATCH_OP_TASK_RESHAPE || mlirOperationGetNumOperands(v->writer) != 1)
+      continue;
+    uintptr_t input = (uintptr_t)latch_ptrmap_get(&c->value_of, mlirOperationGetOperand(v->writer, 0).ptr);
+    if (!input || input - 1 >= i)
+      continue;
+    const arena_value *u = &c->values[input - 1];
+    if (u->slot == v->slot && u->offset == v->offset && u->bytes == v->bytes)
+      v->root = u->root;
+  }
+}
+
 static bool read_plan(checker *c) {
   size_t slot_capacity = 0, value_capacity = 0;
   for (size_t i = 0; i < c->schedule.count; ++i) {
@@ -187,13 +205,15 @@ static bool read_plan(checker *c) {
     }
     MlirOperation writer = mlirOpResultGetOwner(value);
     int written = latch_schedule_interval_of(&c->schedule, value);
-    c->values[c->value_count++] = (arena_value){
-        .bind = op, .writer = writer, .value = value, .result = mlirOpResultGetResultNumber(value),
+    size_t index = c->value_count++;
+    c->values[index] = (arena_value){
+        .bind = op, .writer = writer, .value = value, .result = mlirOpResultGetResultNumber(value), .root = index,
         .slot = (int)slot - 1, .offset = latch_bind_offset(op), .bytes = bytes, .written = written,
         .last_read = written, .last_reader = {NULL}, .readers_at_last = 0};
     if (!latch_ptrmap_put(&c->value_of, value.ptr, (void *)(uintptr_t)c->value_count))
       return false;
   }
+  find_views(c);
   return true;
 }
 
@@ -209,7 +229,7 @@ static void note_read(checker *c, MlirValue operand, MlirOperation reader, int i
   uintptr_t index = (uintptr_t)latch_ptrmap_get(&c->value_of, operand.ptr);
   if (!index)
     return;
-  arena_value *v = &c->values[index - 1];
+  arena_value *v = &c->values[c->values[index - 1].root];
   if (interval > v->last_read) {
     v->last_read = interval;
     v->last_reader = reader;
@@ -244,6 +264,8 @@ static void compute_lifetimes(checker *c) {
   }
   for (size_t i = 0; i < c->value_count; ++i) {
     const arena_value *v = &c->values[i];
+    if (v->root != i)
+      continue; /* a view: its reads are its root's */
     arena_slot *s = &c->slots[v->slot];
     if (v->written < s->first)
       s->first = v->written;
@@ -334,10 +356,12 @@ static void check_value_overlaps(checker *c) {
     report(c, c->arena, "out of memory");
     return;
   }
+  size_t count = 0;
   for (size_t i = 0; i < c->value_count; ++i)
-    by_slot[i] = &c->values[i];
-  qsort(by_slot, c->value_count, sizeof(*by_slot), compare_by_slot);
-  for (size_t j = 0; j < c->value_count; ++j) {
+    if (c->values[i].root == i) /* views are their roots' bytes */
+      by_slot[count++] = &c->values[i];
+  qsort(by_slot, count, sizeof(*by_slot), compare_by_slot);
+  for (size_t j = 0; j < count; ++j) {
     for (size_t i = j; i-- > 0 && by_slot[i]->slot == by_slot[j]->slot;) {
       const arena_value *a = by_slot[i], *b = by_slot[j];
       int64_t low = a->offset > b->offset ? a->offset : b->offset;

@@ -28,6 +28,16 @@
 // @int_over: an f32 value written over all bytes of a live i32 value: the i32 reads back the f32's bits.
 // RUN: latch-interp %s --entry int_over --input x=%t/x.npy --output-dir %t/int_over 2> /dev/null
 // RUN: python3 %S/Inputs/arena.py f32-bits %t/int_over/result0.npy %t/x.npy | FileCheck %s --check-prefix=BITS
+//
+// @view: a reshape bound over its input is a view (its bytes keep the input's owner): no corrupt read, no
+// live overwrite, the results without the arena. @view_overwrite writes over a value that a view of it
+// still has to give to a later reader: the overwrite is reported and the read sees the new bytes.
+// RUN: latch-interp %s --entry view --random-inputs 1 --output-dir %t/view --arena-stats 2> %t/view.err | FileCheck %s --check-prefix=VIEW
+// RUN: count 0 < %t/view.err
+// RUN: latch-interp %s --entry view --random-inputs 1 --output-dir %t/view-apart --no-arena
+// RUN: cmp %t/view/result0.npy %t/view-apart/result0.npy
+// RUN: cmp %t/view/result1.npy %t/view-apart/result1.npy
+// RUN: latch-interp %s --entry view_overwrite --random-inputs 1 --output-dir %t/view-over 2>&1 >/dev/null | FileCheck %s --check-prefix=VIEW-OVER
 
 // VERIFY: hand-plans.mlir:{{[0-9]+}}:{{[0-9]+}}: error: latch-verify-arena: slot 0 (bytes [0, 16), live in intervals 0..2) and slot 1 (bytes [0, 16), live in intervals 1..1) share bytes [0, 16) while both are live in interval 1
 // VERIFY: hand-plans.mlir:{{[0-9]+}}:{{[0-9]+}}: error: latch-verify-arena: slot 0 (bytes [0, 64), live in intervals 0..2) and slot 1 (bytes [0, 64), live in intervals 1..1) share bytes [0, 64) while both are live in interval 1
@@ -37,6 +47,9 @@
 // PARTIAL-WARN: warning: 2 element reads from the arena of @partial found bytes that another value wrote; the first, arena byte 2: operand 0 of 'task.map'
 // NO-NAN: nan:{{$}}
 // BITS: f32-bits: yes
+// VIEW: arena: @view 512 bytes, 4 values bound, 64 element writes, 80 element reads, 0 corrupt reads, 0 live bytes overwritten
+// VIEW-OVER: warning: the arena plan of @view_overwrite let 64 bytes of live values be overwritten
+// VERIFY: hand-plans.mlir:{{[0-9]+}}:{{[0-9]+}}: error: latch-verify-arena: values of slot 0 share bytes [0, 64) while both are live
 
 module {
   // Slot %s0 packs %b (16 x bf16, bytes [0, 32)), %i (16 x i32, bytes [32, 96)) and %f (16 x f64, bytes
@@ -119,4 +132,46 @@ module {
     "arena.bind"(%k2, %s2) {offset = 0 : i64} : (tensor<16xi32>, memref<64xi8>) -> ()
     gpu.yield %k2 : tensor<16xi32>
   }) {sym_name = "int_over", function_type = (tensor<16xf32>) -> tensor<16xi32>, arg_attrs = [{task.name = "x"}]} : () -> ()
+
+  "interval.program"() ({
+  ^bb0(%x: tensor<16xf32>):
+    %arena = "arena.arena"() {size = 512 : i64, alignment = 256 : i64, lower_bound = 128 : i64} : () -> memref<512xi8>
+    %s0 = "arena.slot"(%arena) {offset = 0 : i64, size = 64 : i64, alignment = 256 : i64} : (memref<512xi8>) -> memref<64xi8>
+    %s1 = "arena.slot"(%arena) {offset = 256 : i64, size = 64 : i64, alignment = 256 : i64} : (memref<512xi8>) -> memref<64xi8>
+    "interval.interval"() {name = "i0"} : () -> ()
+    %a = "task.softmax"(%x) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
+    "arena.bind"(%a, %s0) {offset = 0 : i64} : (tensor<16xf32>, memref<64xi8>) -> ()
+    %v = "task.reshape"(%a) {tiles = 0 : i64} : (tensor<16xf32>) -> tensor<4x4xf32>
+    "arena.bind"(%v, %s0) {offset = 0 : i64} : (tensor<4x4xf32>, memref<64xi8>) -> ()
+    "interval.barrier"() : () -> ()
+    "interval.interval"() {name = "i1"} : () -> ()
+    %m = "task.softmax"(%a) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
+    "arena.bind"(%m, %s1) {offset = 0 : i64} : (tensor<16xf32>, memref<64xi8>) -> ()
+    "interval.barrier"() : () -> ()
+    "interval.interval"() {name = "i2"} : () -> ()
+    %n = "task.convert"(%v) {tiles = 1 : i64} : (tensor<4x4xf32>) -> tensor<4x4xi32>
+    "arena.bind"(%n, %s0) {offset = 0 : i64} : (tensor<4x4xi32>, memref<64xi8>) -> ()
+    gpu.yield %m, %n : tensor<16xf32>, tensor<4x4xi32>
+  }) {sym_name = "view", function_type = (tensor<16xf32>) -> (tensor<16xf32>, tensor<4x4xi32>)} : () -> ()
+
+  "interval.program"() ({
+  ^bb0(%x: tensor<16xf32>):
+    %arena = "arena.arena"() {size = 512 : i64, alignment = 256 : i64, lower_bound = 128 : i64} : () -> memref<512xi8>
+    %s0 = "arena.slot"(%arena) {offset = 0 : i64, size = 64 : i64, alignment = 256 : i64} : (memref<512xi8>) -> memref<64xi8>
+    %s1 = "arena.slot"(%arena) {offset = 256 : i64, size = 64 : i64, alignment = 256 : i64} : (memref<512xi8>) -> memref<64xi8>
+    "interval.interval"() {name = "i0"} : () -> ()
+    %a = "task.softmax"(%x) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
+    "arena.bind"(%a, %s0) {offset = 0 : i64} : (tensor<16xf32>, memref<64xi8>) -> ()
+    %v = "task.reshape"(%a) {tiles = 0 : i64} : (tensor<16xf32>) -> tensor<4x4xf32>
+    "arena.bind"(%v, %s0) {offset = 0 : i64} : (tensor<4x4xf32>, memref<64xi8>) -> ()
+    "interval.barrier"() : () -> ()
+    "interval.interval"() {name = "i1"} : () -> ()
+    %w = "task.convert"(%a) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xi32>
+    "arena.bind"(%w, %s0) {offset = 0 : i64} : (tensor<16xi32>, memref<64xi8>) -> ()
+    "interval.barrier"() : () -> ()
+    "interval.interval"() {name = "i2"} : () -> ()
+    %t = "task.transpose"(%v) {perm = array<i64: 1, 0>, tiles = 1 : i64} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    "arena.bind"(%t, %s1) {offset = 0 : i64} : (tensor<4x4xf32>, memref<64xi8>) -> ()
+    gpu.yield %w, %t : tensor<16xi32>, tensor<4x4xf32>
+  }) {sym_name = "view_overwrite", function_type = (tensor<16xf32>) -> (tensor<16xi32>, tensor<4x4xf32>)} : () -> ()
 }

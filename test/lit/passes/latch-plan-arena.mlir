@@ -16,8 +16,10 @@
 // into a slot of one arena (256-byte alignment): arena.arena and the slots go after the constants, before
 // the first interval; each arena.bind right after the op that defines its value. A map, convert or
 // reshape result is written over a same-size input that dies at that task (in place), so a slot may have
-// several writers and is live from its earliest writer to its last reader. Offsets come from best-fit
-// packing over those lifetimes; `lower_bound` is the most bytes live in one interval.
+// several writers and is live from its earliest writer to its last reader. A reshape of a task's result is
+// a view: bound over its input, tiles = 0, the two one storage that lives until the last read of either.
+// Offsets come from best-fit packing over those lifetimes; `lower_bound` is the most bytes live in one
+// interval.
 
 // A chain of elementwise maps, each written over its dying input: one slot, live from interval 0 (the
 // first writer) to interval 3 (the end, where %c is yielded).
@@ -159,8 +161,65 @@
 
 // -----
 
-// task.convert to a dtype of the same size and task.reshape write over their dying input; a convert to
-// bf16 (half the bytes) and a matmul (which reads whole rows of %c) do not.
+// A view: %v is %a's bytes (tiles = 0) although %a is read after it (by %m); the storage lives until the
+// last read of either, so %m (interval 2) may not write over it and takes a slot of its own, while %n
+// (interval 3), the storage's only last reader, writes over it. %r, a reshape of a program argument, is a
+// copy into a slot of its own and keeps its tiles.
+// CHECK-LABEL: "interval.program"
+// CHECK: "arena.arena"() {alignment = 256 : i64, lower_bound = 192 : i64, size = 768 : i64}
+// CHECK-NEXT: %[[S0:.*]] = "arena.slot"({{.*}}) {alignment = 256 : i64, offset = 0 : i64, size = 64 : i64}
+// CHECK-NEXT: %[[S1:.*]] = "arena.slot"({{.*}}) {alignment = 256 : i64, offset = 256 : i64, size = 64 : i64}
+// CHECK-NEXT: %[[S2:.*]] = "arena.slot"({{.*}}) {alignment = 256 : i64, offset = 512 : i64, size = 64 : i64}
+// CHECK: %[[A:.*]] = "task.map"
+// CHECK: "arena.bind"(%[[A]], %[[S0]]) {offset = 0 : i64} : (tensor<16xf32>
+// CHECK: %[[V:.*]] = "task.reshape"(%[[A]]) {tiles = 0 : i64}
+// CHECK-NEXT: "arena.bind"(%[[V]], %[[S0]]) {offset = 0 : i64} : (tensor<4x4xf32>
+// CHECK-NEXT: %[[R:.*]] = "task.reshape"(%{{.*}}) {tiles = 1 : i64}
+// CHECK-NEXT: "arena.bind"(%[[R]], %[[S1]])
+// CHECK: %[[M:.*]] = "task.map"(%[[A]])
+// CHECK: "arena.bind"(%[[M]], %[[S2]])
+// CHECK: %[[N:.*]] = "task.map"(%[[V]])
+// CHECK: "arena.bind"(%[[N]], %[[S0]])
+// CHECK: sym_name = "views"
+// Without in-place writes %n takes a fourth slot; %v is still a view.
+// NOINPLACE-LABEL: "interval.program"
+// NOINPLACE: "arena.arena"() {alignment = 256 : i64, lower_bound = 256 : i64, size = 1024 : i64}
+// NOINPLACE: %[[V:.*]] = "task.reshape"(%{{.*}}) {tiles = 0 : i64}
+// NOINPLACE: sym_name = "views"
+"interval.program"() ({
+^bb0(%x: tensor<16xf32>):
+  "interval.interval"() {name = "i0"} : () -> ()
+  %a = "task.map"(%x) ({
+  ^bb0(%e: f32):
+    %n = arith.negf %e : f32
+    gpu.yield %n : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>, tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
+  "interval.barrier"() : () -> ()
+  "interval.interval"() {name = "i1"} : () -> ()
+  %v = "task.reshape"(%a) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<4x4xf32>
+  %r = "task.reshape"(%x) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<4x4xf32>
+  "interval.barrier"() : () -> ()
+  "interval.interval"() {name = "i2"} : () -> ()
+  %m = "task.map"(%a) ({
+  ^bb0(%e: f32):
+    %n = arith.negf %e : f32
+    gpu.yield %n : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>, tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
+  "interval.barrier"() : () -> ()
+  "interval.interval"() {name = "i3"} : () -> ()
+  %n = "task.map"(%v) ({
+  ^bb0(%e: f32):
+    %n = arith.negf %e : f32
+    gpu.yield %n : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>, tiles = 1 : i64} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  gpu.yield %m, %n, %r : tensor<16xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}) {sym_name = "views", function_type = (tensor<16xf32>) -> (tensor<16xf32>, tensor<4x4xf32>, tensor<4x4xf32>)} : () -> ()
+
+// -----
+
+// task.convert to a dtype of the same size writes over its dying input and task.reshape is a view of its
+// input (its bytes, tiles = 0); a convert to bf16 (half the bytes) and a matmul (which reads whole rows of
+// %c) do not write over theirs.
 // CHECK-LABEL: "interval.program"
 // CHECK: %[[S0:.*]] = "arena.slot"({{.*}}) {alignment = 256 : i64, offset = 0 : i64, size = 64 : i64}
 // CHECK-NEXT: %[[S1:.*]] = "arena.slot"({{.*}}) {alignment = 256 : i64, offset = 256 : i64, size = 32 : i64}
@@ -170,7 +229,7 @@
 // CHECK: "arena.bind"(%[[A]], %[[S0]]) {offset = 0 : i64} : (tensor<16xf32>
 // CHECK: %[[B:.*]] = "task.convert"(%[[A]])
 // CHECK-NEXT: "arena.bind"(%[[B]], %[[S0]]) {offset = 0 : i64} : (tensor<16xi32>
-// CHECK: %[[C:.*]] = "task.reshape"(%[[B]])
+// CHECK: %[[C:.*]] = "task.reshape"(%[[B]]) {tiles = 0 : i64}
 // CHECK-NEXT: "arena.bind"(%[[C]], %[[S0]]) {offset = 0 : i64} : (tensor<4x4xi32>
 // CHECK: %[[D:.*]] = "task.convert"(%[[C]])
 // CHECK-NEXT: "arena.bind"(%[[D]], %[[S1]]) {offset = 0 : i64} : (tensor<4x4xbf16>
@@ -378,22 +437,25 @@
 // The small TinyMoE update. AdamW results are external (written in place over the parameters and their
 // m and v), so only the loss is bound among the results, and the peak is in the forward and backward
 // intervals: 608,788 bytes live at once; the arena is 642,560 bytes (1.055 x the lower bound). The
-// embedding's reshape is written over the embedding (one slot, two writers).
+// embedding's reshape is a view of the embedding (its bytes: one slot, and no tiles).
 // MOE-LABEL: "interval.program"() ({
 // MOE: "arena.arena"() {alignment = 256 : i64, lower_bound = 608788 : i64, size = 642560 : i64} : () -> memref<642560xi8>
 // MOE: "interval.interval"() {name = "i0.embedding"}
 // MOE-NEXT: %[[E:[0-9]+]] = "task.embedding"
 // MOE-NEXT: "arena.bind"(%[[E]], %[[S:[0-9]+]]) {offset = 0 : i64} : (tensor<2x16x64xf32>, memref<8192xi8>) -> ()
-// MOE: %[[R:[0-9]+]] = "task.reshape"(%[[E]])
+// MOE: %[[R:[0-9]+]] = "task.reshape"(%[[E]]) {tiles = 0 : i64}
 // MOE-NEXT: "arena.bind"(%[[R]], %[[S]]) {offset = 0 : i64} : (tensor<32x64xf32>, memref<8192xi8>) -> ()
 // MOE: %[[P:[0-9]+]]:3 = "task.adamw"
 // MOE-NOT: "arena.bind"(%[[P]]
 // MOE: gpu.yield
 // MOE: sym_name = "tinymoe_update"
-// Without in-place writes: one slot per value; the peak holds more (the in-place chains no longer share).
+// Without in-place writes: one slot per value but views (the embedding's reshape is the embedding's bytes,
+// tiles = 0); the peak holds more (the in-place chains no longer share).
 // MOE-NOINPLACE-LABEL: "interval.program"() ({
-// MOE-NOINPLACE: "arena.arena"() {alignment = 256 : i64, lower_bound = 625172 : i64, size = 634368 : i64}
+// MOE-NOINPLACE: "arena.arena"() {alignment = 256 : i64, lower_bound = 625172 : i64, size = 658944 : i64}
 // MOE-NOINPLACE: %[[E:[0-9]+]] = "task.embedding"
 // MOE-NOINPLACE-NEXT: "arena.bind"(%[[E]], %[[S:[0-9]+]])
+// MOE-NOINPLACE: %[[R:[0-9]+]] = "task.reshape"(%[[E]]) {tiles = 0 : i64}
+// MOE-NOINPLACE-NEXT: "arena.bind"(%[[R]], %[[S]])
 // MOE-NOINPLACE-NOT: %[[S]])
 // MOE-NOINPLACE: gpu.yield

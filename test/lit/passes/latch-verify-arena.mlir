@@ -244,3 +244,54 @@
   %a = "task.softmax"(%x) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
   gpu.yield %a : tensor<16xf32>
 }) {sym_name = "unplanned", function_type = (tensor<16xf32>) -> tensor<16xf32>} : () -> ()
+
+// -----
+
+// A valid view: %v, a reshape bound exactly over %a, is %a's bytes; the storage's last reader %n (interval
+// 2) writes over it in place. %m reads %a in interval 1 into a slot of its own.
+"interval.program"() ({
+^bb0(%x: tensor<16xf32>):
+  %arena = "arena.arena"() {size = 512 : i64, alignment = 256 : i64, lower_bound = 128 : i64} : () -> memref<512xi8>
+  %s0 = "arena.slot"(%arena) {offset = 0 : i64, size = 64 : i64, alignment = 256 : i64} : (memref<512xi8>) -> memref<64xi8>
+  %s1 = "arena.slot"(%arena) {offset = 256 : i64, size = 64 : i64, alignment = 256 : i64} : (memref<512xi8>) -> memref<64xi8>
+  "interval.interval"() {name = "i0"} : () -> ()
+  %a = "task.softmax"(%x) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
+  "arena.bind"(%a, %s0) {offset = 0 : i64} : (tensor<16xf32>, memref<64xi8>) -> ()
+  %v = "task.reshape"(%a) {tiles = 0 : i64} : (tensor<16xf32>) -> tensor<4x4xf32>
+  "arena.bind"(%v, %s0) {offset = 0 : i64} : (tensor<4x4xf32>, memref<64xi8>) -> ()
+  "interval.barrier"() : () -> ()
+  "interval.interval"() {name = "i1"} : () -> ()
+  %m = "task.softmax"(%a) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
+  "arena.bind"(%m, %s1) {offset = 0 : i64} : (tensor<16xf32>, memref<64xi8>) -> ()
+  "interval.barrier"() : () -> ()
+  "interval.interval"() {name = "i2"} : () -> ()
+  %n = "task.convert"(%v) {tiles = 1 : i64} : (tensor<4x4xf32>) -> tensor<4x4xi32>
+  "arena.bind"(%n, %s0) {offset = 0 : i64} : (tensor<4x4xi32>, memref<64xi8>) -> ()
+  gpu.yield %m, %n : tensor<16xf32>, tensor<4x4xi32>
+}) {sym_name = "view", function_type = (tensor<16xf32>) -> (tensor<16xf32>, tensor<4x4xi32>)} : () -> ()
+
+// -----
+
+// A view's reads are its input's: %w (interval 1) writes over %a while %t still reads it through the view
+// %v in interval 2.
+"interval.program"() ({
+^bb0(%x: tensor<16xf32>):
+  %arena = "arena.arena"() {size = 512 : i64, alignment = 256 : i64, lower_bound = 128 : i64} : () -> memref<512xi8>
+  %s0 = "arena.slot"(%arena) {offset = 0 : i64, size = 64 : i64, alignment = 256 : i64} : (memref<512xi8>) -> memref<64xi8>
+  %s1 = "arena.slot"(%arena) {offset = 256 : i64, size = 64 : i64, alignment = 256 : i64} : (memref<512xi8>) -> memref<64xi8>
+  "interval.interval"() {name = "i0"} : () -> ()
+  %a = "task.softmax"(%x) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xf32>
+  "arena.bind"(%a, %s0) {offset = 0 : i64} : (tensor<16xf32>, memref<64xi8>) -> ()
+  %v = "task.reshape"(%a) {tiles = 0 : i64} : (tensor<16xf32>) -> tensor<4x4xf32>
+  "arena.bind"(%v, %s0) {offset = 0 : i64} : (tensor<4x4xf32>, memref<64xi8>) -> ()
+  "interval.barrier"() : () -> ()
+  "interval.interval"() {name = "i1"} : () -> ()
+  %w = "task.convert"(%a) {tiles = 1 : i64} : (tensor<16xf32>) -> tensor<16xi32>
+  // CHECK: latch-verify-arena.mlir:[[@LINE+1]]:3: error: latch-verify-arena: values of slot 0 share bytes [0, 64) while both are live: 'task.softmax' result 0 (written in interval 0) is read until interval 2, when 'task.convert' result 0 (written in interval 1) is written by a task that is not its only last reader
+  "arena.bind"(%w, %s0) {offset = 0 : i64} : (tensor<16xi32>, memref<64xi8>) -> ()
+  "interval.barrier"() : () -> ()
+  "interval.interval"() {name = "i2"} : () -> ()
+  %t = "task.transpose"(%v) {perm = array<i64: 1, 0>, tiles = 1 : i64} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  "arena.bind"(%t, %s1) {offset = 0 : i64} : (tensor<4x4xf32>, memref<64xi8>) -> ()
+  gpu.yield %w, %t : tensor<16xi32>, tensor<4x4xf32>
+}) {sym_name = "view_read_after_overwrite", function_type = (tensor<16xf32>) -> (tensor<16xi32>, tensor<4x4xf32>)} : () -> ()
