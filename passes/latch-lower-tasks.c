@@ -3133,9 +3133,11 @@ static void attention_dkv_step(gen *g, const void *ctx, int i, const int *args, 
  * 2c + 8 pairs of k), accumulators (r | r + 8, 2c + {0, 1}); so a thread sees query rows r and r + 8 of
  * its group, the row max and sum combine over the 4 lanes of a quad.
  * Tiles: 64 query rows of one (b, h) as the four groups 2t, 2t + 1, G - 2 - 2t and G - 1 - 2t of the
- * G = T / 16 (equal work under the causal mask); warps w and w + 4 take one group, the even and the odd
+ * G = T / 16 (equal work under the causal mask); warps 2s and 2s + 1 take group s, the even and the odd
  * key blocks, and their online-softmax states meet in shared memory (the odd warp's state is rescaled
- * into the even warp's, which writes the rows). The tile count is the warp-per-row template's,
+ * into the even warp's, which writes the rows). So each of the SM's four sub-partitions (warp % 4) holds
+ * a light group (2t, 2t + 1) and a heavy one (G - 2 - 2t, G - 1 - 2t): warps w and w + 4, which share a
+ * sub-partition, had one group between them, and two sub-partitions all the heavy work. The tile count is the warp-per-row template's,
  * B H T / 64. */
 #define TC_GROUP 16
 #define TC_KEYS 32
@@ -3186,8 +3188,8 @@ static bool attention_fits_tensor_cores(const tensor_ref *q, const tensor_ref *k
  * the gradient) in its tile and its fragment coordinates. */
 typedef struct tc_rows {
   int bh, row0;   /* the (b, h) index and the group's first row */
-  int parity;     /* 0: even blocks of the other side (and the writes), 1: odd */
-  int slot, lane; /* warp % 4, lane */
+  int parity;     /* warp % 2 - 0: even blocks of the other side (and the writes), 1: odd */
+  int slot, lane; /* the group, warp / 2 (0, 1 light, 2, 3 heavy); lane */
   int r, c;       /* lane / 4, lane % 4 */
 } tc_rows;
 
@@ -3199,8 +3201,8 @@ static void tc_rows_begin(gen *g, int vt, int64_t rows, tc_rows *w) {
   w->lane = remc(g, g->tid, 32);
   w->r = divc(g, w->lane, 4);
   w->c = remc(g, w->lane, 4);
-  w->slot = remc(g, warp, 4);
-  w->parity = divc(g, warp, 4);
+  w->slot = divc(g, warp, 2);
+  w->parity = remc(g, warp, 2);
   w->bh = divc(g, vt, per_head);
   int t = remc(g, vt, per_head), two_t = mulc(g, t, 2);
   int low = add(g, two_t, w->slot), high = sub(g, addc(g, w->slot, groups - 4), two_t);

@@ -1101,9 +1101,11 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 
 // -----
 
-// task.attention on tensor cores (bf16 q, k, v, heads of 64, 64 query rows): the tile's warps read their
+// task.attention on tensor cores (bf16 q, k, v, heads of 64, 64 query rows): warp w takes group w / 2
+// and key-block parity w % 2 (so warps w and w + 4, which share an SM sub-partition, hold a light and a
+// heavy group); the tile's warps read their
 // group's q fragments (4 k16 steps x 4 words, 32-bit loads of bf16 pairs), then per block of 32 keys
-// (their parity's: the loop starts at warp / 4 and steps by 2) carry m, l (2 rows each) and 32 output
+// (their parity's: the loop starts at warp % 2 and steps by 2) carry m, l (2 rows each) and 32 output
 // accumulators: the warp stages the block's k and v rows in its part of shared memory (cp.async, after
 // a CTA barrier per tile), 16 mma for the scores (k fragments by ldmatrix), the causal mask (a key after
 // the row gives -inf), the row max over the quad (xor 1, 2), the exponentials, the scores as bf16 pairs
@@ -1112,9 +1114,13 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 // writes o / l as bf16.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i64 : i64
+// CHECK: %[[GROUP:.*]] = arith.divui %[[WARP]], %c2_i64 : i64
+// CHECK-NEXT: %[[PARITY:.*]] = arith.remui %[[WARP]], %c2_i64 : i64
+// CHECK: arith.cmpi slt, %[[GROUP]], %c2_i64 : i64
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-// CHECK: %{{.*}}:36 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK: %{{.*}}:36 = scf.for %{{.*}} = %[[PARITY]] to %{{.*}} step %c2_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
 // CHECK: nvvm.bar.warp.sync
 // CHECK-COUNT-16: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.wait.group 0
