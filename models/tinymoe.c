@@ -10,8 +10,11 @@
  * norms, the router (linear, softmax, top-k), the residual stream and the loss are fp32.
  *
  * SwiGLU: w13 is one parameter [E, D, 2F] (first F columns the gate a, last F the up projection b), as
- * models.md defines it. One grouped matmul gives [R, 2F]; latch_split_last takes its two halves apart
- * (reshape / transpose / gather_rows views) for the map silu(a) * b.
+ * models.md defines it. The halves come apart by latch_split_last (reshape / transpose / gather_rows),
+ * either of the product or of the weight (swiglu_halves): one grouped matmul [R, 2F] split, or the bf16
+ * weight split and two grouped matmuls [R, F]. a and b are the same sums over the same k either way; the
+ * weight split rounds dx differently (two products added) and moves a constant number of bytes, the
+ * product split a number that grows with the tokens.
  *
  * Dispatch: task.bucket sorts the N*K (token, slot) pairs by expert; pair j comes from token
  * order[j] / K (a map on i32), which indexes the gather of the normed tokens, the gather of its token's
@@ -119,6 +122,26 @@ static MlirValue attention_block(latch_builder *b, const dims *d, MlirValue x) {
   return latch_add(b, x, y);
 }
 
+/* The gate and up halves a, b [R, F] of rows w13[e]: by splitting whichever moves fewer bytes. Splitting
+ * X elements (the f32 product [R, 2F], or the weight [E, D, 2F]) costs about 16 X bytes forward (a
+ * transpose and two gathers, 4-byte elements; half that for the bf16 weight) and 32 X backward (two
+ * scatters into [2, X / 2], their sum, a transpose; gradients are f32); the weight split adds a sum of
+ * the two products' dx [R, D] (12 R D bytes). For TinyMoE the weight split wins from R = 3,641 rows on
+ * (2 x 1024 tokens have 4,096, 32 x 1024 65,536; 2 x 512 keep the product split). */
+static void swiglu_halves(latch_builder *b, const dims *d, MlirValue rows, MlirValue w13, MlirValue ends,
+                          MlirValue *halves) {
+  int64_t product = 48 * d->R * 2 * d->F, weight = 40 * d->E * d->D * 2 * d->F + 12 * d->R * d->D;
+  MlirValue w13_bf16 = latch_convert(b, w13, LATCH_BF16);
+  if (weight <= product) {
+    MlirValue w_halves[2];
+    latch_split_last(b, w13_bf16, 2, w_halves);
+    for (int half = 0; half < 2; ++half)
+      halves[half] = latch_grouped_matmul(b, rows, w_halves[half], ends);
+  } else {
+    latch_split_last(b, latch_grouped_matmul(b, rows, w13_bf16, ends), 2, halves);
+  }
+}
+
 /* SwiGLU on one element: silu(gate) * up. */
 static void swiglu(latch_builder *b, const MlirValue *args, MlirValue *out, void *user_data) {
   (void)user_data;
@@ -156,10 +179,9 @@ static MlirValue moe_block(latch_builder *b, const dims *d, MlirValue x) {
   /* Experts: [gate | up] = rows w13[e], silu(gate) * up, then w2[e]. */
   LATCH_AT(b, "moe.w13");
   MlirValue w13 = latch_param(b, "moe.w13", LATCH_SHAPE(d->E, d->D, 2 * d->F), latch_normal(INIT_STD));
-  MlirValue gate_up = latch_grouped_matmul(b, rows, latch_convert(b, w13, LATCH_BF16), ends);
-  LATCH_AT(b, "moe.swiglu");
   MlirValue halves[2], act;
-  latch_split_last(b, gate_up, 2, halves);
+  swiglu_halves(b, d, rows, w13, ends, halves);
+  LATCH_AT(b, "moe.swiglu");
   latch_map(b, 2, halves, 1, &(latch_dtype){LATCH_F32}, LATCH_SCALAR, swiglu, NULL, &act);
   LATCH_AT(b, "moe.w2");
   MlirValue w2 = latch_param(b, "moe.w2", LATCH_SHAPE(d->E, d->F, d->D), latch_normal(INIT_STD));

@@ -51,11 +51,14 @@ GATE = harness.FP64_GATE
 TIE_GATE = check_tinymoe.TIE_GATE
 
 # check_tinymoe.py's config first (2 layers); then one layer with 8 experts top-3 over only 6 tokens, so
-# that some expert groups are empty (grouped_matmul and its weight gradient over empty groups).
+# that some expert groups are empty (grouped_matmul and its weight gradient over empty groups); then one
+# with many expert rows for small weights, where latch-gen splits SwiGLU's weight w13 rather than its
+# product (models/tinymoe.c, swiglu_halves; the other two split the product).
 BASE = dict(batch=2, seq=16, layers=2, d_model=64, heads=4, experts=4, top_k=2, ffn=128, vocab=256)
 CONFIGS = {
     "tinymoe-L2": BASE,
     "tinymoe-L1-e8k3": dict(batch=1, seq=6, layers=1, d_model=32, heads=2, experts=8, top_k=3, ffn=48, vocab=64),
+    "tinymoe-L1-wsplit": dict(batch=4, seq=32, layers=1, d_model=16, heads=2, experts=2, top_k=2, ffn=8, vocab=32),
 }
 
 
