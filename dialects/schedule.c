@@ -16,6 +16,11 @@ bool latch_schedule_is_structure(MlirOperation op) {
          latch_op_is(op, "gpu.yield");
 }
 
+bool latch_attention_fits_tensor_cores(bool all_bf16, int64_t tq, int64_t hd, int64_t tk, int64_t hdv) {
+  return all_bf16 && hd % 16 == 0 && hd > 0 && hd <= LATCH_ATTENTION_TC_MAX_HEAD && hdv % 8 == 0 && hdv > 0 &&
+         hdv <= LATCH_ATTENTION_TC_MAX_HEAD && tq % 64 == 0 && tq > 0 && tk % 32 == 0 && tk > 0;
+}
+
 const latch_probe_rule latch_probe_rules[] = {
     /* The routing: which experts each token went to, and their router probabilities. */
     {LATCH_OP_TASK_TOPK, "topk", 2, {"values", "indices"}},

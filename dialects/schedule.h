@@ -102,6 +102,11 @@ int64_t latch_task_tile_count(MlirOperation task);
  * latch-plan-arena binds it over its input (tiles = 0: no device work) and latch-fuse-phases schedules it
  * in its input's interval. Any other reshape is a copy. */
 bool latch_reshape_is_view(MlirOperation op);
+/* Attention on tensor cores (latch-lower-tasks): q, k and v bf16, heads of at most 64 (q and k
+ * multiples of 16, v of 8), queries a multiple of 64 and keys of 32 (of 64 for the split gradient's
+ * products, whose key-row tiles are 64 rows). `all_bf16` says whether q, k and v are bf16. */
+#define LATCH_ATTENTION_TC_MAX_HEAD 64
+bool latch_attention_fits_tensor_cores(bool all_bf16, int64_t tq, int64_t hd, int64_t tk, int64_t hdv);
 /* Probes (docs/device-abi.md "Probes"): task results that the runtime can copy out of the arena, one
  * rule per op kind: the j-th task of `kind` in program order gives probes "<prefix><j>.<results[k]>" for
  * its results k < result_count. latch-plan-arena keeps them to the end of the update;

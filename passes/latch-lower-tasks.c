@@ -3142,7 +3142,8 @@ static void attention_dkv_step(gen *g, const void *ctx, int i, const int *args, 
 #define TC_GROUP 16
 #define TC_KEYS 32
 #define TC_TILE_ROWS 64
-#define TC_MAX_HEAD 64
+_Static_assert(TC_TILE_ROWS == 64 && TC_KEYS == 32, "latch_attention_fits_tensor_cores (schedule.c) counts rows so");
+#define TC_MAX_HEAD LATCH_ATTENTION_TC_MAX_HEAD
 
 /* An f32 rounded to bf16 (nearest even), its 16 bits zero-extended to i32. */
 static int bf16_word(gen *g, int value) {
@@ -3177,11 +3178,11 @@ static int quad_combine(gen *g, const char *op, int value) {
   return butterfly(g, op, value, offsets, 2);
 }
 
+/* latch_attention_fits_tensor_cores (dialects/schedule.h), with q, k, v in memory (not constants). */
 static bool attention_fits_tensor_cores(const tensor_ref *q, const tensor_ref *k, const tensor_ref *v) {
-  int64_t tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
-  return q->dt == DT_BF16 && k->dt == DT_BF16 && v->dt == DT_BF16 && q->kind != PLACE_CONST &&
-         k->kind != PLACE_CONST && v->kind != PLACE_CONST && hd % 16 == 0 && hd <= TC_MAX_HEAD && hdv % 8 == 0 &&
-         hdv <= TC_MAX_HEAD && tq % TC_TILE_ROWS == 0 && tq > 0 && tk % TC_KEYS == 0 && tk > 0;
+  bool bf16 = q->dt == DT_BF16 && k->dt == DT_BF16 && v->dt == DT_BF16;
+  return q->kind != PLACE_CONST && k->kind != PLACE_CONST && v->kind != PLACE_CONST &&
+         latch_attention_fits_tensor_cores(bf16, dim(q, 2), dim(q, 3), dim(k, 2), dim(v, 3));
 }
 
 /* What every tensor-core attention template shares: the warp's group of rows (query rows, or key rows of

@@ -10,8 +10,17 @@
  * tiles and key-row tiles all independent (docs/task-dialect.md, docs/device-abi.md).
  *
  * Heads wider than LATCH_ATTENTION_SPLIT_MAX_HEAD stay whole: the warp-per-row templates that lower the
- * split ops hold a row in at most 8 registers per lane (latch-lower-tasks). */
+ * split ops hold a row in at most 8 registers per lane (latch-lower-tasks).
+ *
+ * With `convert-do` (the default), when the products run on tensor cores
+ * (latch_attention_fits_tensor_cores, with keys a multiple of 64) and do is f32, they read do through a
+ * task.convert to bf16: their mma operands are bf16 (models.md's precision rule), so the templates
+ * rounded do to bf16 anyway, per block of every key-row tile, from synchronous f32 loads; a bf16 do is
+ * copied by cp.async like q. The device computes bitwise what it did; the statistics keep the f32 do (D =
+ * rowsum(do o)). In fp64 latch-interp the products then see the rounded do, so the split program equals
+ * the whole one bit for bit only with convert-do=false (or f32 q, k, v). */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -19,9 +28,20 @@
 #include "mlir-c/Diagnostics.h"
 
 #include "../dialects/ops.h"
+#include "../dialects/schedule.h"
 #include "pass.h"
 
 #define LATCH_ATTENTION_SPLIT_MAX_HEAD 256
+
+typedef struct split_options {
+  bool convert_do;
+} split_options;
+
+static const latch_pass_option split_option_table[] = {
+    {"convert-do", LATCH_OPTION_BOOL, "true",
+     "give the products a bf16 do (task.convert) when they run on bf16 tensor cores and do is f32",
+     offsetof(split_options, convert_do)},
+};
 typedef struct split_list {
   MlirOperation *ops;
   size_t count, capacity;
@@ -56,7 +76,32 @@ static void copy_attributes(MlirOperation from, MlirOperation to) {
   }
 }
 
-static bool split(MlirOperation grad) {
+static bool is_element(MlirValue value, bool (*is)(MlirType)) {
+  return is(mlirShapedTypeGetElementType(mlirValueGetType(value)));
+}
+
+/* do for the products: do itself, or a task.convert of it to bf16 (inserted before `grad`) when the
+ * products run on tensor cores and do is f32 (see the file comment). */
+static MlirValue products_do(MlirOperation grad, MlirValue q, MlirValue k, MlirValue v, MlirValue d_o) {
+  bool bf16 = is_element(q, mlirTypeIsABF16) && is_element(k, mlirTypeIsABF16) && is_element(v, mlirTypeIsABF16);
+  if (!is_element(d_o, mlirTypeIsAF32) || dim_of(k, 2) % 64 != 0 ||
+      !latch_attention_fits_tensor_cores(bf16, dim_of(q, 2), dim_of(q, 3), dim_of(k, 2), dim_of(v, 3)))
+    return d_o;
+  MlirContext context = mlirOperationGetContext(grad);
+  MlirType do_type = mlirValueGetType(d_o);
+  int64_t shape[4];
+  for (intptr_t d = 0; d < 4; ++d)
+    shape[d] = dim_of(d_o, d);
+  MlirType type = mlirRankedTensorTypeGet(4, shape, mlirBF16TypeGet(context), mlirRankedTensorTypeGetEncoding(do_type));
+  MlirOperation convert = latch_op_create(LATCH_OP_TASK_CONVERT, mlirOperationGetLocation(grad), 1, &type, 1, &d_o, NULL);
+  MlirAttribute phase = mlirOperationGetAttributeByName(grad, mlirStringRefCreateFromCString("task.phase"));
+  if (!mlirAttributeIsNull(phase))
+    mlirOperationSetAttributeByName(convert, mlirStringRefCreateFromCString("task.phase"), phase);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(grad), grad, convert);
+  return mlirOperationGetResult(convert, 0);
+}
+
+static bool split(MlirOperation grad, const split_options *options) {
   MlirContext context = mlirOperationGetContext(grad);
   MlirLocation loc = mlirOperationGetLocation(grad);
   MlirValue q = latch_attention_grad_q(grad), k = latch_attention_grad_k(grad), v = latch_attention_grad_v(grad);
@@ -73,7 +118,7 @@ static bool split(MlirOperation grad) {
   MlirValue stats_operands[4] = {q, k, o, d_o};
   MlirOperation stats = latch_op_create(LATCH_OP_TASK_ATTENTION_STATS, loc, 1, &stats_type, 4, stats_operands, attrs);
   MlirValue stats_value = mlirOperationGetResult(stats, 0);
-  MlirValue operands[5] = {q, k, v, d_o, stats_value};
+  MlirValue operands[5] = {q, k, v, options->convert_do ? products_do(grad, q, k, v, d_o) : d_o, stats_value};
   MlirType types[3];
   for (int r = 0; r < 3; ++r)
     types[r] = mlirValueGetType(mlirOperationGetResult(grad, r));
@@ -90,7 +135,6 @@ static bool split(MlirOperation grad) {
 }
 
 static MlirLogicalResult run(MlirOperation op, const void *options) {
-  (void)options;
   split_list list = {0};
   mlirOperationWalk(op, collect, &list, MlirWalkPostOrder);
   if (list.out_of_memory) {
@@ -99,7 +143,7 @@ static MlirLogicalResult run(MlirOperation op, const void *options) {
     return mlirLogicalResultFailure();
   }
   for (size_t i = 0; i < list.count; ++i)
-    split(list.ops[i]);
+    split(list.ops[i], options);
   free(list.ops);
   return mlirLogicalResultSuccess();
 }
@@ -108,5 +152,8 @@ const latch_pass_info latch_split_attention_grad_pass = {
     .name = "latch-split-attention-grad",
     .summary = "Split task.attention_grad into its softmax statistics and its products (two independent tasks)",
     .anchor = "builtin.module",
+    .options = split_option_table,
+    .option_count = sizeof(split_option_table) / sizeof(split_option_table[0]),
+    .options_size = sizeof(split_options),
     .run = run,
 };

@@ -1200,6 +1200,26 @@ func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf
 
 // -----
 
+// The same products with a bf16 do (what latch-split-attention-grad gives them, convert-do): the key
+// tiles stage q and do alike, 16 cp.async per block and no f32 loads.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: %{{.*}}:64 = scf.for
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-16: nvvm.cp.async.shared.global
+// CHECK-NOT: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-COUNT-64: nvvm.mma.sync
+// CHECK: scf.yield
+// CHECK: sym_name = "attention_grad_tc_bf16_do"
+func.func @attention_grad_tc_bf16_do(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf16>, %v: tensor<1x1x64x64xbf16>, %do: tensor<1x1x64x64xbf16>, %s: tensor<1x1x64x2xf32>) -> (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>) {
+  %dq, %dk, %dv = "task.attention_grad_from_stats"(%q, %k, %v, %do, %s) {causal = true, scale = 0.125 : f64} : (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x2xf32>) -> (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>)
+  return %dq, %dk, %dv : tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>
+}
+
+// -----
+
 // task.matmul with few output tiles and a deep k ([64, 8192] x [8192, 64]: one tile): k splits into 16
 // slices of 512 (dialects/schedule.c latch_matmul_k_slices: about 256 tiles, slices at least 512 deep on
 // tensor cores),

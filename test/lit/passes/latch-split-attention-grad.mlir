@@ -1,15 +1,20 @@
 // RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-split-attention-grad,latch-verify)' \
 // RUN:   | FileCheck %s
+// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-split-attention-grad{convert-do=false},latch-verify)' \
+// RUN:   | FileCheck %s --check-prefix=KEEP-DO
 //
-// The results of the split program are bitwise those of the whole one in latch-interp (fp64; the
-// interpreter's task.attention_grad is the same two steps), for a causal head and a non-causal one with
-// Tq != Tk, and for a small TinyMoE update.
+// With convert-do=false the results of the split program are bitwise those of the whole one in
+// latch-interp (fp64; the interpreter's task.attention_grad is the same two steps), for a causal head, a
+// non-causal one with Tq != Tk, one on tensor cores, and a small TinyMoE update. With convert-do (the
+// default) the products on tensor cores read do rounded to bf16, so only the other results stay.
 // RUN: rm -rf %t.d && mkdir -p %t.d
-// RUN: latch-opt %S/Inputs/attention-grads.mlir --pass-pipeline='builtin.module(latch-split-attention-grad)' -o %t.d/split.mlir
+// RUN: latch-opt %S/Inputs/attention-grads.mlir --pass-pipeline='builtin.module(latch-split-attention-grad{convert-do=false})' -o %t.d/split.mlir
 // RUN: latch-interp %S/Inputs/attention-grads.mlir --entry causal --random-inputs 3 --output-dir %t.d/whole-causal
 // RUN: latch-interp %t.d/split.mlir --entry causal --random-inputs 3 --output-dir %t.d/split-causal
 // RUN: latch-interp %S/Inputs/attention-grads.mlir --entry cross --random-inputs 3 --output-dir %t.d/whole-cross
 // RUN: latch-interp %t.d/split.mlir --entry cross --random-inputs 3 --output-dir %t.d/split-cross
+// RUN: latch-interp %S/Inputs/attention-grads.mlir --entry tensor_cores --random-inputs 3 --output-dir %t.d/whole-tc
+// RUN: latch-interp %t.d/split.mlir --entry tensor_cores --random-inputs 3 --output-dir %t.d/split-tc
 // RUN: latch-gen tinymoe --layers 1 --d-model 32 --heads 2 --experts 4 --ffn 64 --vocab 64 --batch 2 --seq 8 \
 // RUN:   | latch-opt --pass-pipeline='builtin.module(latch-train)' -o %t.d/moe-whole.mlir
 // RUN: latch-opt %t.d/moe-whole.mlir --pass-pipeline='builtin.module(latch-split-attention-grad,latch-verify)' \
@@ -18,11 +23,11 @@
 // RUN: latch-interp %t.d/moe-whole.mlir --entry tinymoe_update --init 1 --random-inputs 2 --output-dir %t.d/moe-whole
 // RUN: latch-interp %t.d/moe-split.mlir --entry tinymoe_update --init 1 --random-inputs 2 --output-dir %t.d/moe-split
 // RUN: python3 -c "import filecmp, os, sys; d = sys.argv[1]; \
-// RUN:   pairs = [(d + '/whole-' + c, d + '/split-' + c) for c in ('causal', 'cross')] + [(d + '/moe-whole', d + '/moe-split')]; \
+// RUN:   pairs = [(d + '/whole-' + c, d + '/split-' + c) for c in ('causal', 'cross', 'tc')] + [(d + '/moe-whole', d + '/moe-split')]; \
 // RUN:   names = [(a, b, n) for a, b in pairs for n in sorted(os.listdir(a))]; \
 // RUN:   bad = [b + '/' + n for a, b, n in names if not filecmp.cmp(a + '/' + n, b + '/' + n, shallow=False)]; \
 // RUN:   print('identical', len(names), 'results' if not bad else bad)" %t.d | FileCheck %s --check-prefix=SAME
-// SAME: identical 43 results
+// SAME: identical 46 results
 
 // Each attention_grad becomes the statistics (q, k, o, do -> [B, H, Tq, 2] f32) and the products (q, k,
 // v, do, stats); causal, scale and the other attributes (task.phase) go to both; the uses follow.
@@ -64,3 +69,21 @@ func.func @wide(%q: tensor<1x1x4x288xf32>, %o: tensor<1x1x4x288xf32>) -> (tensor
 // MOE: "task.attention_stats"({{.*}}) {causal = true, {{.*}}task.phase = "backward"
 // MOE-NEXT: "task.attention_grad_from_stats"
 // MOE-NOT: "task.attention_grad"
+
+// -----
+
+// On tensor cores (bf16 q, k, v; heads of 16, 64 queries and keys) with an f32 do, the products read do
+// through a task.convert to bf16 (their mma operands); the statistics keep the f32 do for D. Not with
+// convert-do=false.
+// CHECK-LABEL: func.func @tensor_cores(
+// CHECK-SAME: %[[Q:[^:]*]]: tensor<1x1x64x16xbf16>, %[[K:[^:]*]]: tensor<1x1x64x16xbf16>, %[[V:[^:]*]]: tensor<1x1x64x16xbf16>, %[[O:[^:]*]]: tensor<1x1x64x16xbf16>, %[[DO:[^:]*]]: tensor<1x1x64x16xf32>)
+// CHECK-NEXT: %[[D16:.*]] = "task.convert"(%[[DO]]) {task.phase = "backward"} : (tensor<1x1x64x16xf32>) -> tensor<1x1x64x16xbf16>
+// CHECK-NEXT: %[[S:.*]] = "task.attention_stats"(%[[Q]], %[[K]], %[[O]], %[[DO]])
+// CHECK-NEXT: "task.attention_grad_from_stats"(%[[Q]], %[[K]], %[[V]], %[[D16]], %[[S]])
+// KEEP-DO-LABEL: func.func @tensor_cores(
+// KEEP-DO-NOT: task.convert
+// KEEP-DO: "task.attention_grad_from_stats"(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %arg4, %{{[^)]*}})
+func.func @tensor_cores(%q: tensor<1x1x64x16xbf16>, %k: tensor<1x1x64x16xbf16>, %v: tensor<1x1x64x16xbf16>, %o: tensor<1x1x64x16xbf16>, %do: tensor<1x1x64x16xf32>) -> (tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>) {
+  %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 0.25 : f64, task.phase = "backward"} : (tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xf32>) -> (tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>)
+  return %dq, %dk, %dv : tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>
+}
