@@ -398,6 +398,7 @@ typedef enum relation_kind {
   SAME_SHAPE, /* a has the shape of b */
   SAME_DTYPE, /* a has the element type of b */
   ACC_DTYPE,  /* a's element type is f32 or b's */
+  STORE_DTYPE, /* a has the element type of b, or bf16 when b is f32 (computed in f32, rounded on store) */
   DIM_EQ,     /* size a == size b */
   DIM_LE,     /* size a <= size b */
 } relation_kind;
@@ -416,6 +417,7 @@ typedef struct relation {
 #define SHAPE(op, a, b) {LATCH_OP_TASK_##op, SAME_SHAPE, a, b, 0, 0}
 #define DTYPE(op, a, b) {LATCH_OP_TASK_##op, SAME_DTYPE, a, b, 0, 0}
 #define ACC(op, a, b) {LATCH_OP_TASK_##op, ACC_DTYPE, a, b, 0, 0}
+#define STORED(op, a, b) {LATCH_OP_TASK_##op, STORE_DTYPE, a, b, 0, 0}
 #define EQ(op, a, a_dim, b, b_dim) {LATCH_OP_TASK_##op, DIM_EQ, a, b, a_dim, b_dim}
 #define LE(op, a, a_dim, b, b_dim) {LATCH_OP_TASK_##op, DIM_LE, a, b, a_dim, b_dim}
 static const relation relations[] = {
@@ -431,7 +433,7 @@ static const relation relations[] = {
     EQ(CROSS_ENTROPY, "targets", 0, "logits", 0),
     DTYPE(EMBEDDING, "y", "table"),
     SHAPE(ROPE, "y", "x"),
-    DTYPE(ROPE, "y", "x"),
+    STORED(ROPE, "y", "x"),
     EQ(ATTENTION, "k", 0, "q", 0), /* B */
     EQ(ATTENTION, "k", 1, "q", 1), /* H */
     EQ(ATTENTION, "k", 3, "q", 3), /* hd */
@@ -476,9 +478,9 @@ static const relation relations[] = {
     SHAPE(SOFTMAX_GRAD, "dx", "y"),
     EQ(CROSS_ENTROPY_GRAD, "targets", 0, "logits", 0),
     SHAPE(CROSS_ENTROPY_GRAD, "dlogits", "logits"),
-    DTYPE(CROSS_ENTROPY_GRAD, "dlogits", "logits"),
+    STORED(CROSS_ENTROPY_GRAD, "dlogits", "logits"),
     SHAPE(ROPE_GRAD, "dx", "dy"),
-    DTYPE(ROPE_GRAD, "dx", "dy"),
+    STORED(ROPE_GRAD, "dx", "dy"),
     EQ(ATTENTION_GRAD, "k", 0, "q", 0), /* B */
     EQ(ATTENTION_GRAD, "k", 1, "q", 1), /* H */
     EQ(ATTENTION_GRAD, "k", 3, "q", 3), /* hd */
@@ -577,6 +579,10 @@ static void check_relations(verifier *v, MlirOperation op, const latch_op_desc *
              type_text(a_element).s);
     else if (r->kind == ACC_DTYPE && !is_f32(a_element) && !mlirTypeEqual(a_element, b_element))
       report(v, op, "'%s' must have element type f32 or that of '%s' (%s), got %s", r->a, r->b,
+             type_text(b_element).s, type_text(a_element).s);
+    else if (r->kind == STORE_DTYPE && !mlirTypeEqual(a_element, b_element) &&
+             !(is_f32(b_element) && mlirTypeIsABF16(a_element)))
+      report(v, op, "'%s' must have the element type of '%s' (%s), or bf16 for f32, got %s", r->a, r->b,
              type_text(b_element).s, type_text(a_element).s);
   }
 }

@@ -52,7 +52,7 @@ PIPELINES = {
     "forward-unsplit": "builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
                        "latch-lower-tasks,latch-lower-intervals{staged=true})",
     # latch-compile's passes as docs/device-abi.md lists them (written out so the bundle states what it ran).
-    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,"
+    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-form-intervals,latch-fuse-phases,"
              "latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
 }
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at

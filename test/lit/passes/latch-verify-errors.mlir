@@ -687,10 +687,11 @@ func.func @f(%x: tensor<2x16x4x8xf32>) {
 
 // -----
 
-// rope: y has x's dtype
-func.func @f(%x: tensor<2x16x4x8xf32>) {
-  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope' 'y' must have the element type of 'x' (f32), got bf16
-  %r = "task.rope"(%x) {theta = 1.0e4} : (tensor<2x16x4x8xf32>) -> tensor<2x16x4x8xbf16>
+// rope: y has x's dtype, or bf16 for an f32 x (rounded on store; latch-fold-converts): not f32 for bf16
+func.func @f(%x: tensor<2x16x4x8xbf16>, %z: tensor<2x16x4x8xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope' 'y' must have the element type of 'x' (bf16), or bf16 for f32, got f32
+  %r = "task.rope"(%x) {theta = 1.0e4} : (tensor<2x16x4x8xbf16>) -> tensor<2x16x4x8xf32>
+  %ok = "task.rope"(%z) {theta = 1.0e4} : (tensor<2x16x4x8xf32>) -> tensor<2x16x4x8xbf16>
   return
 }
 
@@ -1677,7 +1678,7 @@ func.func @f(%l: tensor<8x10xf32>, %t: tensor<8xi32>, %d: tensor<f32>) {
 
 // cross_entropy_grad: dlogits have the dtype of logits
 func.func @f(%l: tensor<8x10xbf16>, %t: tensor<8xi32>, %d: tensor<f32>) {
-  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'dlogits' must have the element type of 'logits' (bf16), got f32
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.cross_entropy_grad' 'dlogits' must have the element type of 'logits' (bf16), or bf16 for f32, got f32
   %r = "task.cross_entropy_grad"(%l, %t, %d) : (tensor<8x10xbf16>, tensor<8xi32>, tensor<f32>) -> tensor<8x10xf32>
   return
 }
@@ -1711,10 +1712,11 @@ func.func @f(%dy: tensor<2x16x4x8xf32>) {
 
 // -----
 
-// rope_grad: dx has dy's dtype
+// rope_grad: dx has dy's dtype, or bf16 for an f32 dy
 func.func @f(%dy: tensor<2x16x4x8xf32>) {
-  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope_grad' 'dx' must have the element type of 'dy' (f32), got bf16
-  %r = "task.rope_grad"(%dy) {theta = 1.0e4} : (tensor<2x16x4x8xf32>) -> tensor<2x16x4x8xbf16>
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.rope_grad' 'dx' must have the element type of 'dy' (f32), or bf16 for f32, got f64
+  %r = "task.rope_grad"(%dy) {theta = 1.0e4} : (tensor<2x16x4x8xf32>) -> tensor<2x16x4x8xf64>
+  %ok = "task.rope_grad"(%dy) {theta = 1.0e4} : (tensor<2x16x4x8xf32>) -> tensor<2x16x4x8xbf16>
   return
 }
 

@@ -1,0 +1,74 @@
+// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-fold-converts,latch-verify)' | FileCheck %s
+//
+// latch-fold-converts folds an f32 -> bf16 task.convert into the task.rope, task.rope_grad or
+// task.cross_entropy_grad that produces its input, when the convert is that result's only reader
+// (directly or through reshapes, retyped with it). The small TinyMoE update computes bit for bit the same
+// in latch-interp folded and not, in fp64 and under --emulate=bf16 and fp32:
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: latch-gen tinymoe --layers 1 --d-model 32 --heads 2 --experts 4 --ffn 64 --vocab 64 --batch 2 --seq 8 \
+// RUN:   | latch-opt --pass-pipeline='builtin.module(latch-train,latch-split-attention-grad)' -o %t/whole.mlir
+// RUN: latch-opt %t/whole.mlir --pass-pipeline='builtin.module(latch-fold-converts,latch-verify)' -o %t/folded.mlir
+// RUN: grep -c '"task.convert"' %t/whole.mlir %t/folded.mlir | FileCheck %s --check-prefix=COUNT
+// COUNT: whole.mlir:62
+// COUNT: folded.mlir:50
+// RUN: latch-interp %t/whole.mlir --entry tinymoe_update --init 1 --random-inputs 2 --output-dir %t/w64
+// RUN: latch-interp %t/folded.mlir --entry tinymoe_update --init 1 --random-inputs 2 --output-dir %t/f64
+// RUN: latch-interp %t/whole.mlir --entry tinymoe_update --init 1 --random-inputs 2 --emulate=bf16 --output-dir %t/wbf16
+// RUN: latch-interp %t/folded.mlir --entry tinymoe_update --init 1 --random-inputs 2 --emulate=bf16 --output-dir %t/fbf16
+// RUN: latch-interp %t/whole.mlir --entry tinymoe_update --init 1 --random-inputs 2 --emulate=fp32 --output-dir %t/wfp32
+// RUN: latch-interp %t/folded.mlir --entry tinymoe_update --init 1 --random-inputs 2 --emulate=fp32 --output-dir %t/ffp32
+// RUN: diff -r %t/w64 %t/f64 && diff -r %t/wbf16 %t/fbf16 && diff -r %t/wfp32 %t/ffp32
+
+// The rotary embedding writes bf16 and the convert goes; a rope with a second reader keeps its f32 result
+// and its convert.
+// CHECK-LABEL: func.func @rope(
+// CHECK-NEXT: %[[Q:.*]] = "task.rope"(%{{.*}}) {theta = 1.000000e+04 : f64} : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xbf16>
+// CHECK-NEXT: %[[K:.*]] = "task.rope"(%{{.*}}) {theta = 1.000000e+04 : f64} : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32>
+// CHECK-NEXT: %[[KB:.*]] = "task.convert"(%[[K]]) : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xbf16>
+// CHECK-NEXT: return %[[Q]], %[[KB]], %[[K]]
+func.func @rope(%x: tensor<1x8x2x16xf32>) -> (tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>, tensor<1x8x2x16xf32>) {
+  %q = "task.rope"(%x) {theta = 1.0e4 : f64} : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32>
+  %qb = "task.convert"(%q) : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xbf16>
+  %k = "task.rope"(%x) {theta = 1.0e4 : f64} : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32>
+  %kb = "task.convert"(%k) : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xbf16>
+  return %qb, %kb, %k : tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>, tensor<1x8x2x16xf32>
+}
+
+// -----
+
+// Through a reshape (the backward's rope_grad, then its [N, D] view): both retyped.
+// CHECK-LABEL: func.func @rope_grad(
+// CHECK-NEXT: %[[D:.*]] = "task.rope_grad"(%{{.*}}) {{.*}} -> tensor<1x8x2x16xbf16>
+// CHECK-NEXT: %[[R:.*]] = "task.reshape"(%[[D]]) : (tensor<1x8x2x16xbf16>) -> tensor<8x32xbf16>
+// CHECK-NEXT: return %[[R]]
+func.func @rope_grad(%dy: tensor<1x8x2x16xf32>) -> tensor<8x32xbf16> {
+  %dx = "task.rope_grad"(%dy) {theta = 1.0e4 : f64} : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32>
+  %r = "task.reshape"(%dx) : (tensor<1x8x2x16xf32>) -> tensor<8x32xf32>
+  %rb = "task.convert"(%r) : (tensor<8x32xf32>) -> tensor<8x32xbf16>
+  return %rb : tensor<8x32xbf16>
+}
+
+// -----
+
+// The logit gradient: folded. Not folded: another producer (softmax), a widening convert, a convert to i32.
+// CHECK-LABEL: func.func @others(
+// CHECK: "task.cross_entropy_grad"({{.*}}) : (tensor<4x10xf32>, tensor<4xi32>, tensor<f32>) -> tensor<4x10xbf16>
+// CHECK-NEXT: %[[S:.*]] = "task.softmax"
+// CHECK-NEXT: "task.convert"(%[[S]]) : (tensor<4x10xf32>) -> tensor<4x10xbf16>
+// CHECK-NEXT: %[[W:.*]] = "task.rope"(%{{.*}}) {{.*}} -> tensor<1x8x2x16xbf16>
+// CHECK-NEXT: "task.convert"(%[[W]]) : (tensor<1x8x2x16xbf16>) -> tensor<1x8x2x16xf32>
+// CHECK-NEXT: %[[I:.*]] = "task.rope"(%{{.*}}) {{.*}} -> tensor<1x8x2x16xf32>
+// CHECK-NEXT: "task.convert"(%[[I]]) : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xi32>
+func.func @others(%l: tensor<4x10xf32>, %t: tensor<4xi32>, %x: tensor<1x8x2x16xbf16>, %y: tensor<1x8x2x16xf32>)
+    -> (tensor<4x10xbf16>, tensor<4x10xbf16>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xi32>) {
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %g = "task.cross_entropy_grad"(%l, %t, %one) : (tensor<4x10xf32>, tensor<4xi32>, tensor<f32>) -> tensor<4x10xf32>
+  %gb = "task.convert"(%g) : (tensor<4x10xf32>) -> tensor<4x10xbf16>
+  %s = "task.softmax"(%l) : (tensor<4x10xf32>) -> tensor<4x10xf32>
+  %sb = "task.convert"(%s) : (tensor<4x10xf32>) -> tensor<4x10xbf16>
+  %w = "task.rope"(%x) {theta = 1.0e4 : f64} : (tensor<1x8x2x16xbf16>) -> tensor<1x8x2x16xbf16>
+  %wf = "task.convert"(%w) : (tensor<1x8x2x16xbf16>) -> tensor<1x8x2x16xf32>
+  %i = "task.rope"(%y) {theta = 1.0e4 : f64} : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32>
+  %ii = "task.convert"(%i) : (tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xi32>
+  return %gb, %sb, %wf, %ii : tensor<4x10xbf16>, tensor<4x10xbf16>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xi32>
+}
