@@ -62,6 +62,18 @@ static latch_status load_module(latch_program *p, const char *image_name, const 
   return status;
 }
 
+/* Lets `kernel` (named `name`) use the manifest's dynamic shared memory. The default limit, 48 KiB, covers
+ * static and dynamic shared memory together (@latch_main's tile counter word is static), so the
+ * manifest's amount is always asked for. */
+static latch_status allow_dynamic_shared(latch_program *p, CUfunction kernel, const char *name) {
+  latch_cuda_driver *d = &p->driver;
+  int64_t bytes = p->manifest->dynamic_shared_bytes;
+  if (bytes > 0)
+    LATCH_CU_RETURN_IF_ERROR(d, cuFuncSetAttribute, (kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes),
+                             "allowing %lld bytes of dynamic shared memory for '%s'", (long long)bytes, name);
+  return latch_ok_status();
+}
+
 /* Picks the grid: every CTA must be co-resident for the grid barrier (a cooperative launch). */
 static latch_status choose_grid(latch_program *p, const latch_program_options *options) {
   const latch_manifest *m = p->manifest;
@@ -87,12 +99,9 @@ static latch_status choose_grid(latch_program *p, const latch_program_options *o
                              "kernel '%s' can run at most %d threads per CTA (%d registers per thread), but the "
                              "manifest's block has %d",
                              m->kernel, max_threads, p->registers, threads);
-  /* The default limit, 48 KiB, covers static and dynamic shared memory together (@latch_main's tile
-   * counter word is static), so the manifest's amount is always asked for. */
-  if (m->dynamic_shared_bytes > 0)
-    LATCH_CU_RETURN_IF_ERROR(d, cuFuncSetAttribute,
-                             (p->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)m->dynamic_shared_bytes),
-                             "allowing %lld bytes of dynamic shared memory", (long long)m->dynamic_shared_bytes);
+  latch_status allowed = allow_dynamic_shared(p, p->kernel, m->kernel);
+  if (allowed)
+    return allowed;
   LATCH_CU_RETURN_IF_ERROR(d, cuOccupancyMaxActiveBlocksPerMultiprocessor,
                            (&p->ctas_per_sm, p->kernel, threads, (size_t)m->dynamic_shared_bytes),
                            "asking how many CTAs of %d threads fit on an SM", threads);
@@ -139,12 +148,9 @@ static latch_status load_staged_kernels(latch_program *p, const char *image_name
       return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED,
                                "staged kernel '%s' can run at most %d threads per CTA, but the manifest's block has %d",
                                name, max_threads, threads);
-    if (m->dynamic_shared_bytes > 0)
-      LATCH_CU_RETURN_IF_ERROR(d, cuFuncSetAttribute,
-                               (p->staged_kernels[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                (int)m->dynamic_shared_bytes),
-                               "allowing %lld bytes of dynamic shared memory for '%s'",
-                               (long long)m->dynamic_shared_bytes, name);
+    latch_status allowed = allow_dynamic_shared(p, p->staged_kernels[i], name);
+    if (allowed)
+      return allowed;
   }
   return latch_ok_status();
 }

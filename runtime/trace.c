@@ -319,6 +319,13 @@ static int compare_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+double latch_sort_median(double *values, size_t count) {
+  if (count == 0)
+    return 0.0;
+  qsort(values, count, sizeof(double), compare_double);
+  return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
 static int compare_task_time(const void *a, const void *b) {
   const task_time *x = a, *y = b;
   return x->sum_us < y->sum_us ? 1 : x->sum_us > y->sum_us ? -1 : 0;
@@ -357,8 +364,7 @@ void latch_trace_tasks_print(FILE *stream, const latch_manifest *m, int64_t ctas
         tt->sum_us += (double)(end - begin) * 1e-3;
       }
       if (tt->recorded) {
-        qsort(durations, (size_t)tt->recorded, sizeof(double), compare_double);
-        tt->median_us = durations[tt->recorded / 2];
+        tt->median_us = latch_sort_median(durations, (size_t)tt->recorded);
         tt->max_us = durations[tt->recorded - 1];
       }
       total_us += tt->sum_us;

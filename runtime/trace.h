@@ -37,6 +37,10 @@ int64_t latch_trace_tile_records(const latch_manifest *manifest);
 void latch_trace_tasks_print(FILE *stream, const latch_manifest *manifest, int64_t ctas, const uint64_t *trace,
                              int64_t slowest);
 
+/* Sorts `values` ascending and returns their median (the mean of the middle two for an even count; 0
+ * for none): update times (latch-run) and tile times. */
+double latch_sort_median(double *values, size_t count);
+
 /* The SM that CTA `cta` ran on, from its %smid word; -1 when the word is 0 (never written). */
 int64_t latch_trace_cta_sm(const latch_manifest *manifest, int64_t ctas, const uint64_t *trace, int64_t cta);
 

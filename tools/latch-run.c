@@ -461,11 +461,6 @@ static latch_status dump_from_device(run_state *s, const char *dir) {
   return latch_ok_status();
 }
 
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 static latch_status write_trace(run_state *s) {
   latch_program *p = &s->program;
   uint64_t *trace = malloc((size_t)p->trace_words * sizeof(uint64_t));
@@ -626,8 +621,7 @@ static latch_status run_updates(run_state *s) {
     fflush(stdout);
   }
   if (!status) {
-    qsort(times, (size_t)o->steps, sizeof(double), compare_doubles);
-    double median = o->steps % 2 ? times[o->steps / 2] : 0.5 * (times[o->steps / 2 - 1] + times[o->steps / 2]);
+    double median = latch_sort_median(times, (size_t)o->steps);
     printf("median update time %.4f ms over %lld updates (min %.4f ms, max %.4f ms)\n", median, (long long)o->steps,
            times[0], times[o->steps - 1]);
   }
