@@ -1,6 +1,7 @@
 /* ops.c - the op descriptor table and the generic create/inspect helpers of the Latch dialects. */
 #include "ops.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -84,6 +85,43 @@ latch_op_kind latch_op_kind_of(MlirOperation op) {
       return (latch_op_kind)kind;
   }
   return LATCH_OP_UNKNOWN;
+}
+
+typedef struct op_list {
+  latch_op_kind kind;
+  MlirOperation *ops;
+  size_t count, capacity;
+  bool out_of_memory;
+} op_list;
+
+static MlirWalkResult collect_of_kind(MlirOperation op, void *user_data) {
+  op_list *list = user_data;
+  if (latch_op_kind_of(op) != list->kind)
+    return MlirWalkResultAdvance;
+  if (list->count == list->capacity) {
+    size_t capacity = list->capacity ? 2 * list->capacity : 16;
+    MlirOperation *grown = realloc(list->ops, capacity * sizeof(*grown));
+    if (!grown) {
+      list->out_of_memory = true;
+      return MlirWalkResultInterrupt;
+    }
+    list->ops = grown;
+    list->capacity = capacity;
+  }
+  list->ops[list->count++] = op;
+  return MlirWalkResultAdvance;
+}
+
+bool latch_ops_of_kind(MlirOperation root, latch_op_kind kind, MlirOperation **out_ops, size_t *out_count) {
+  op_list list = {.kind = kind};
+  mlirOperationWalk(root, collect_of_kind, &list, MlirWalkPostOrder);
+  if (list.out_of_memory) {
+    free(list.ops);
+    list.ops = NULL, list.count = 0;
+  }
+  *out_ops = list.ops;
+  *out_count = list.count;
+  return !list.out_of_memory;
 }
 
 bool latch_op_is_task(MlirOperation op) {

@@ -92,6 +92,10 @@ typedef struct latch_op_desc {
 const latch_op_desc *latch_op_desc_get(latch_op_kind kind);
 /* The kind of `op`, LATCH_OP_UNKNOWN for ops of other dialects. */
 latch_op_kind latch_op_kind_of(MlirOperation op);
+/* The ops of `kind` nested in `root`, in post order, into a malloc'ed array (*out_ops, to be freed; NULL
+ * when there are none): collected first, so that a pass can then rewrite them. False when memory runs
+ * out (nothing to free then). */
+bool latch_ops_of_kind(MlirOperation root, latch_op_kind kind, MlirOperation **out_ops, size_t *out_count);
 /* True when `op` is an op of the task dialect. */
 bool latch_op_is_task(MlirOperation op);
 /* True when `op` is named `name` (any dialect: "func.func", "arith.constant", "task.map"). */

@@ -82,42 +82,17 @@ static bool fold(MlirOperation convert) {
   return true;
 }
 
-typedef struct convert_list {
-  MlirOperation *ops;
-  size_t count, capacity;
-  bool out_of_memory;
-} convert_list;
-
-static MlirWalkResult collect(MlirOperation op, void *user_data) {
-  convert_list *list = user_data;
-  if (latch_op_kind_of(op) != LATCH_OP_TASK_CONVERT)
-    return MlirWalkResultAdvance;
-  if (list->count == list->capacity) {
-    size_t capacity = list->capacity ? 2 * list->capacity : 64;
-    MlirOperation *grown = realloc(list->ops, capacity * sizeof(*grown));
-    if (!grown) {
-      list->out_of_memory = true;
-      return MlirWalkResultInterrupt;
-    }
-    list->ops = grown;
-    list->capacity = capacity;
-  }
-  list->ops[list->count++] = op;
-  return MlirWalkResultAdvance;
-}
-
 static MlirLogicalResult run(MlirOperation op, const void *options) {
   (void)options;
-  convert_list list = {0};
-  mlirOperationWalk(op, collect, &list, MlirWalkPostOrder);
-  if (list.out_of_memory) {
-    free(list.ops);
+  MlirOperation *converts;
+  size_t count;
+  if (!latch_ops_of_kind(op, LATCH_OP_TASK_CONVERT, &converts, &count)) {
     mlirEmitError(mlirOperationGetLocation(op), "latch-fold-converts: out of memory");
     return mlirLogicalResultFailure();
   }
-  for (size_t i = 0; i < list.count; ++i)
-    fold(list.ops[i]);
-  free(list.ops);
+  for (size_t i = 0; i < count; ++i)
+    fold(converts[i]);
+  free(converts);
   return mlirLogicalResultSuccess();
 }
 

@@ -42,30 +42,6 @@ static const latch_pass_option split_option_table[] = {
      "give the products a bf16 do (task.convert) when they run on bf16 tensor cores and do is f32",
      offsetof(split_options, convert_do)},
 };
-typedef struct split_list {
-  MlirOperation *ops;
-  size_t count, capacity;
-  bool out_of_memory;
-} split_list;
-
-static MlirWalkResult collect(MlirOperation op, void *user_data) {
-  split_list *list = user_data;
-  if (latch_op_kind_of(op) != LATCH_OP_TASK_ATTENTION_GRAD)
-    return MlirWalkResultAdvance;
-  if (list->count == list->capacity) {
-    size_t capacity = list->capacity ? 2 * list->capacity : 16;
-    MlirOperation *grown = realloc(list->ops, capacity * sizeof(*grown));
-    if (!grown) {
-      list->out_of_memory = true;
-      return MlirWalkResultInterrupt;
-    }
-    list->ops = grown;
-    list->capacity = capacity;
-  }
-  list->ops[list->count++] = op;
-  return MlirWalkResultAdvance;
-}
-
 static int64_t dim_of(MlirValue value, intptr_t d) { return mlirShapedTypeGetDimSize(mlirValueGetType(value), d); }
 
 /* Every attribute of `from` (causal, scale, task.phase, ...) onto `to`. */
@@ -135,16 +111,15 @@ static bool split(MlirOperation grad, const split_options *options) {
 }
 
 static MlirLogicalResult run(MlirOperation op, const void *options) {
-  split_list list = {0};
-  mlirOperationWalk(op, collect, &list, MlirWalkPostOrder);
-  if (list.out_of_memory) {
-    free(list.ops);
+  MlirOperation *grads;
+  size_t count;
+  if (!latch_ops_of_kind(op, LATCH_OP_TASK_ATTENTION_GRAD, &grads, &count)) {
     mlirEmitError(mlirOperationGetLocation(op), "latch-split-attention-grad: out of memory");
     return mlirLogicalResultFailure();
   }
-  for (size_t i = 0; i < list.count; ++i)
-    split(list.ops[i], options);
-  free(list.ops);
+  for (size_t i = 0; i < count; ++i)
+    split(grads[i], options);
+  free(grads);
   return mlirLogicalResultSuccess();
 }
 
