@@ -825,9 +825,6 @@ static void put_result(lowerer *l, latch_text *t, MlirOperation yield, intptr_t 
 
 /* ---- probes ------------------------------------------------------------------------------------------ */
 
-/* Task results that `latch-run --probe-dir` copies out of the arena (docs/device-abi.md "Probes"): one
- * rule per op kind, naming the results to probe. The j-th op of a kind in program order gives the probes
- * "<prefix><j>.<result name>". */
 /* Bytes of `value` in the arena: elements x dtype size (f32 and i32 4, bf16 2, f64 8). */
 static int64_t value_bytes(MlirValue value) {
   MlirType type = mlirValueGetType(value);
@@ -870,7 +867,9 @@ static int staged_index(const lowerer *l, int interval, int wave) {
   return index + wave;
 }
 
-/* ",\n \"probes\": [...]" when the program has any task result that a rule probes; nothing otherwise. */
+/* ",\n \"probes\": [...]" when the program has any task result that a rule of latch_probe_rules
+ * (dialects/schedule.h) probes: the task results that `latch-run --probe-dir` copies out of the arena
+ * (docs/device-abi.md "Probes"); nothing otherwise. */
 static void put_probes(lowerer *l, latch_text *t, int64_t arena_bytes) {
   bool any = false;
   for (size_t r = 0; r < latch_probe_rule_count; ++r) {
