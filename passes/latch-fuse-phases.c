@@ -1,5 +1,5 @@
 /* latch-fuse-phases.c - phase fusion on interval.programs: fewer barrier-separated intervals computing
- * bit for bit the same results. Three steps, each with an option to switch it off:
+ * bit for bit the same results. Four steps, each with an option to switch it off:
  *
  * 1. fuse-maps: a task.map or task.convert whose results are used only by task.maps and task.converts
  *    is inlined into each of them: the consumer becomes one task.map whose body first recomputes the
@@ -54,6 +54,14 @@
  *    their anchor's, empty intervals go; an epilogue is absorbed only if its other inputs come from
  *    intervals before the anchor's).
  *
+ * 4. balance (with merge): tasks that read only program arguments and constants (an update's weight
+ *    conversions and splits) have no producer, so merge puts them all in the first interval. Each that
+ *    is a group of its own moves to the interval with the fewest tiles (the latest on ties) between its
+ *    merged one and its latest: the interval before the latest of its first reader, the latest levels
+ *    being those that keep the schedule's length. The tasks after them are placed as in merge again. So
+ *    the weights' conversions fill intervals whose few tiles leave CTAs idle, and their results live
+ *    from just before their readers.
+ *
  * Prologues marked before this pass (latch-memory-rules{absorbed=true} marks its recomputed copies
  * `task.fused = "prologue"`, of any task kind, each right before its one reader) are honoured whatever
  * the options: a marked task whose results all go to one later task joins that task's group (chains
@@ -91,6 +99,7 @@ typedef struct fuse_options {
   bool fuse_maps;
   bool absorb;
   bool merge;
+  bool balance;
 } fuse_options;
 
 static const latch_pass_option fuse_option_table[] = {
@@ -103,6 +112,9 @@ static const latch_pass_option fuse_option_table[] = {
     {"merge", LATCH_OPTION_BOOL, "true",
      "list-schedule: every task in the earliest interval after its producers'; drop empty intervals",
      offsetof(fuse_options, merge)},
+    {"balance", LATCH_OPTION_BOOL, "true",
+     "with merge: tasks that read only program arguments go to the interval with the fewest tiles they may take",
+     offsetof(fuse_options, balance)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -905,8 +917,8 @@ static bool is_view(const placement *p, long i) {
 }
 
 /* merge=true: every group in the earliest interval after all its members' producers (a view: in its
- * input's interval). */
-static bool place_asap(placement *p) {
+ * input's interval), and no earlier than pinned[group] when `pinned` is given. */
+static bool place_asap(placement *p, const int *pinned) {
   size_t count = p->schedule.count;
   int *level = calloc(count ? count : 1, sizeof(int));
   int *pending = calloc(count ? count : 1, sizeof(int));
@@ -917,8 +929,11 @@ static bool place_asap(placement *p) {
     return false;
   }
   for (size_t i = 0; i < count; ++i)
-    if (latch_op_is_task(p->schedule.ops[i]))
+    if (latch_op_is_task(p->schedule.ops[i])) {
       pending[p->group[i]]++;
+      if (pinned && pinned[p->group[i]] > level[p->group[i]])
+        level[p->group[i]] = pinned[p->group[i]];
+    }
   bool ok = true;
   for (size_t i = 0; i < count && ok; ++i) {
     MlirOperation op = p->schedule.ops[i];
@@ -943,6 +958,92 @@ static bool place_asap(placement *p) {
     p->interval[i] = level[p->group[i]];
   free(level);
   free(pending);
+  return ok;
+}
+
+/* The tiles a task runs (its `tiles` attribute; none for a view, which latch-plan-arena gives none). */
+static int64_t task_tiles(const placement *p, long i) {
+  MlirAttribute tiles = mlirOperationGetAttributeByName(p->schedule.ops[i], str("tiles"));
+  if (is_view(p, i) || mlirAttributeIsNull(tiles) || !mlirAttributeIsAInteger(tiles))
+    return 0;
+  return mlirIntegerAttrGetValueInt(tiles);
+}
+
+/* A task that is a group of its own and reads only program arguments and constants (an update's weight
+ * conversions and splits), other than a view or task.adamw. */
+static bool reads_only_arguments(const placement *p, long i, const int *members) {
+  MlirOperation op = p->schedule.ops[i];
+  if (p->group[i] != i || members[i] != 1 || is_view(p, i) || is_kind(op, LATCH_OP_TASK_ADAMW))
+    return false;
+  for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n; ++k) {
+    long d = index_of_value(p, mlirOperationGetOperand(op, k));
+    if (d >= 0 && latch_op_is_task(p->schedule.ops[d]))
+      return false;
+  }
+  return true;
+}
+
+/* balance (after place_asap): tasks that read only program arguments have no producer, so ASAP puts
+ * them all in interval 0 (TinyMoE: every weight's conversion to bf16, 34 tasks, while most later
+ * intervals leave CTAs idle). Each moves to the interval with the fewest tiles (the latest on ties, so
+ * that its result lives less) between 0 and its latest: the last interval before its first reader's
+ * latest, so that the schedule keeps its length; the tasks after them are then placed ASAP again. */
+static bool balance(placement *p) {
+  size_t count = p->schedule.count, n = count ? count : 1;
+  int *latest = malloc(n * sizeof(int)), *pinned = malloc(n * sizeof(int)), *members = calloc(n, sizeof(int));
+  int last = 0;
+  for (size_t i = 0; i < count; ++i)
+    if (latch_op_is_task(p->schedule.ops[i]) && p->interval[i] > last)
+      last = p->interval[i];
+  int64_t *load = calloc((size_t)last + 1, sizeof(int64_t));
+  bool ok = latest && pinned && members && load;
+  if (!ok) {
+    fail(p->schedule.program, "out of memory");
+  } else {
+    for (size_t i = 0; i < count; ++i) {
+      latest[i] = last, pinned[i] = -1;
+      if (latch_op_is_task(p->schedule.ops[i]))
+        members[p->group[i]]++;
+    }
+    /* Latest levels, to a fixed point (a group's members need not be adjacent in program order). */
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = count; i-- > 0;) {
+        MlirOperation op = p->schedule.ops[i];
+        if (!latch_op_is_task(op))
+          continue;
+        long g = p->group[i];
+        int after = is_view(p, (long)i) ? 0 : 1;
+        for (intptr_t k = 0, m = mlirOperationGetNumOperands(op); k < m; ++k) {
+          long d = index_of_value(p, mlirOperationGetOperand(op, k));
+          if (d < 0 || !latch_op_is_task(p->schedule.ops[d]) || p->group[d] == g)
+            continue;
+          if (latest[g] - after < latest[p->group[d]]) {
+            latest[p->group[d]] = latest[g] - after;
+            changed = true;
+          }
+        }
+      }
+    }
+    for (size_t i = 0; i < count; ++i)
+      if (latch_op_is_task(p->schedule.ops[i]) && !reads_only_arguments(p, (long)i, members))
+        load[p->interval[i]] += task_tiles(p, (long)i);
+    for (size_t i = 0; i < count; ++i) {
+      if (!latch_op_is_task(p->schedule.ops[i]) || !reads_only_arguments(p, (long)i, members))
+        continue;
+      int best = p->interval[i];
+      for (int level = p->interval[i]; level <= latest[i]; ++level)
+        if (load[level] <= load[best])
+          best = level;
+      pinned[i] = best;
+      load[best] += task_tiles(p, (long)i);
+    }
+    ok = place_asap(p, pinned);
+  }
+  free(latest);
+  free(pinned);
+  free(members);
+  free(load);
   return ok;
 }
 
@@ -1123,7 +1224,7 @@ static MlirLogicalResult fuse_program(MlirOperation program, const fuse_options 
     honour_prologues(&p, !options->merge);
   if (ok) {
     if (options->merge)
-      ok = place_asap(&p);
+      ok = place_asap(&p, NULL) && (!options->balance || balance(&p));
     else
       place_kept(&p);
   }

@@ -5,6 +5,8 @@
 // RUN:   | FileCheck %s --check-prefix=KEEP
 // RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{fuse-maps=false absorb=false},latch-verify)' 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=MERGE-ONLY
+// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{balance=false},latch-verify)' 2>/dev/null \
+// RUN:   | FileCheck %s --check-prefix=ASAP
 // RUN: latch-gen tinymoe --layers 1 --d-model 64 --heads 4 --experts 4 --ffn 128 --vocab 256 --batch 2 --seq 16 \
 // RUN:   | latch-opt --pass-pipeline='builtin.module(latch-train,latch-form-intervals,latch-fuse-phases,latch-verify)' \
 // RUN:   | FileCheck %s --check-prefix=MOE
@@ -405,12 +407,17 @@ func.func @reshape_folded(%x0: tensor<32xf32>, %y: tensor<32xf32>) -> tensor<32x
 // KEEP-NEXT: "task.convert"{{.*}}task.fused = "prologue"
 // KEEP-NEXT: "task.matmul"
 // KEEP: interval.intervals_after = 3 : i64, interval.intervals_before = 6 : i64, sym_name = "absorb"
-// With absorb=false (and no fusion) the weight convert has no producer: it goes to the first interval.
+// With absorb=false (and no fusion) the weight convert has no producer: ASAP would put it in the first
+// interval; balance puts it in the latest of the intervals with the fewest tiles (1) before its reader,
+// beside the activation's convert.
 // MERGE-ONLY-LABEL: "interval.program"() ({
 // MERGE-ONLY-NOT: task.fused
-// MERGE-ONLY: "interval.interval"() {name = "i0.matmul+1"}
+// MERGE-ONLY: "interval.interval"() {name = "i0.matmul"}
 // MERGE-ONLY-NEXT: "task.matmul"
+// MERGE-ONLY: "interval.interval"() {name = "i3.convert+1"}
 // MERGE-ONLY-NEXT: "task.convert"
+// MERGE-ONLY-NEXT: "task.convert"(%arg4)
+// MERGE-ONLY-NEXT: "interval.barrier"
 // MERGE-ONLY-NOT: task.fused
 // MERGE-ONLY: interval.intervals_after = 5 : i64, interval.intervals_before = 6 : i64, sym_name = "absorb"
 func.func @absorb(%a: tensor<64x32xf32>, %w: tensor<32x128xf32>, %scale: tensor<f32>, %g: tensor<128xf32>,
@@ -474,22 +481,35 @@ func.func @not_absorbed(%a: tensor<8x16xf32>, %w: tensor<16x8xf32>, %r: tensor<8
 // -----
 
 // Merging: every task goes to the earliest interval after its producers'; tasks later in program
-// order that depend on nothing scheduled move up; within an interval, program order.
+// order that depend on nothing scheduled move up; within an interval, program order (ASAP, with
+// balance=false). Then balance: the tasks that read only program arguments may take any interval up to
+// the one before their first reader's latest (the softmaxes of %y and %z, program results: any of the
+// three; that of %x: only the first); each goes to the one with the fewest tiles, the latest on ties
+// (%c to interval 2, whose reduce has 1 tile, then %e to interval 0).
 // CHECK-LABEL: "interval.program"() ({
 // CHECK-NEXT: ^bb0(%[[X:[^:]+]]: tensor<8x16xf32>, %[[Y:[^:]+]]: tensor<8x16xf32>, %[[Z:[^:]+]]: tensor<8x16xf32>, %[[W:[^:]+]]: tensor<16x4xf32>, %[[W2:[^:]+]]: tensor<16x4xf32>):
-// CHECK-NEXT: "interval.interval"() {name = "i0.softmax+2"} : () -> ()
+// CHECK-NEXT: "interval.interval"() {name = "i0.softmax+1"} : () -> ()
 // CHECK-NEXT: %[[A:.*]] = "task.softmax"(%[[X]])
-// CHECK-NEXT: %[[C:.*]] = "task.softmax"(%[[Y]])
 // CHECK-NEXT: %[[E:.*]] = "task.softmax"(%[[Z]])
 // CHECK-NEXT: "interval.barrier"() : () -> ()
 // CHECK-NEXT: "interval.interval"() {name = "i1.matmul+1"} : () -> ()
 // CHECK-NEXT: %[[B:.*]] = "task.matmul"(%[[A]], %[[W]])
 // CHECK-NEXT: %[[F:.*]] = "task.matmul"(%[[A]], %[[W2]])
 // CHECK-NEXT: "interval.barrier"() : () -> ()
-// CHECK-NEXT: "interval.interval"() {name = "i2.reduce"} : () -> ()
+// CHECK-NEXT: "interval.interval"() {name = "i2.softmax+1"} : () -> ()
+// CHECK-NEXT: %[[C:.*]] = "task.softmax"(%[[Y]])
 // CHECK-NEXT: %[[D:.*]] = "task.reduce"(%[[B]])
 // CHECK-NEXT: gpu.yield %[[D]], %[[C]], %[[E]], %[[F]] :
 // CHECK-NEXT: }) {{{.*}}interval.intervals_after = 3 : i64, interval.intervals_before = 6 : i64, sym_name = "merge"}
+// ASAP-LABEL: "interval.program"() ({
+// ASAP: "interval.interval"() {name = "i0.softmax+2"} : () -> ()
+// ASAP-NEXT: "task.softmax"
+// ASAP-NEXT: "task.softmax"
+// ASAP-NEXT: "task.softmax"
+// ASAP-NEXT: "interval.barrier"() : () -> ()
+// ASAP-NEXT: "interval.interval"() {name = "i1.matmul+1"} : () -> ()
+// ASAP: "interval.interval"() {name = "i2.reduce"} : () -> ()
+// ASAP: sym_name = "merge"
 // merge=false keeps one interval per task, in program order.
 // KEEP-LABEL: "interval.program"() ({
 // KEEP: "interval.interval"() {name = "i0.softmax"}
