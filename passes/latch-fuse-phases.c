@@ -987,7 +987,8 @@ static bool reads_only_arguments(const placement *p, long i, const int *members)
  * them all in interval 0 (TinyMoE: every weight's conversion to bf16, 34 tasks, while most later
  * intervals leave CTAs idle). Each moves to the interval with the fewest tiles (the latest on ties, so
  * that its result lives less) between 0 and its latest: the last interval before its first reader's
- * latest, so that the schedule keeps its length; the tasks after them are then placed ASAP again. */
+ * latest, so that the schedule keeps its length, and before any task.adamw that writes an argument it
+ * reads; the tasks after them are then placed ASAP again. */
 static bool balance(placement *p) {
   size_t count = p->schedule.count, n = count ? count : 1;
   int *latest = malloc(n * sizeof(int)), *pinned = malloc(n * sizeof(int)), *members = calloc(n, sizeof(int));
@@ -1023,6 +1024,21 @@ static bool balance(placement *p) {
             changed = true;
           }
         }
+      }
+    }
+    /* task.adamw writes its p, m and v (program arguments) in place: a reader of one stays before it. */
+    for (size_t a = 0; a < count; ++a) {
+      MlirOperation adamw = p->schedule.ops[a];
+      if (!is_kind(adamw, LATCH_OP_TASK_ADAMW))
+        continue;
+      for (size_t i = 0; i < count; ++i) {
+        if (!latch_op_is_task(p->schedule.ops[i]) || !reads_only_arguments(p, (long)i, members))
+          continue;
+        for (intptr_t k = 0, m = mlirOperationGetNumOperands(adamw); k < m; ++k)
+          for (intptr_t j = 0, r = mlirOperationGetNumOperands(p->schedule.ops[i]); j < r; ++j)
+            if (mlirValueEqual(mlirOperationGetOperand(adamw, k), mlirOperationGetOperand(p->schedule.ops[i], j)) &&
+                p->interval[a] - 1 < latest[i])
+              latest[i] = p->interval[a] - 1;
       }
     }
     for (size_t i = 0; i < count; ++i)

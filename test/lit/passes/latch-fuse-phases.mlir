@@ -501,7 +501,6 @@ func.func @not_absorbed(%a: tensor<8x16xf32>, %w: tensor<16x8xf32>, %r: tensor<8
 // CHECK-NEXT: %[[D:.*]] = "task.reduce"(%[[B]])
 // CHECK-NEXT: gpu.yield %[[D]], %[[C]], %[[E]], %[[F]] :
 // CHECK-NEXT: }) {{{.*}}interval.intervals_after = 3 : i64, interval.intervals_before = 6 : i64, sym_name = "merge"}
-// ASAP-LABEL: "interval.program"() ({
 // ASAP: "interval.interval"() {name = "i0.softmax+2"} : () -> ()
 // ASAP-NEXT: "task.softmax"
 // ASAP-NEXT: "task.softmax"
@@ -670,4 +669,29 @@ func.func @views(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: tensor<32xf32>) -
   %c = "task.matmul"(%r, %w) {transpose_a = false, transpose_b = false} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   %d = "task.transpose"(%v) {perm = array<i64: 1, 0, 2>} : (tensor<2x2x8xf32>) -> tensor<2x2x8xf32>
   return %c, %d : tensor<4x8xf32>, tensor<2x2x8xf32>
+}
+
+// -----
+
+// balance keeps a reader of a program argument before the task.adamw that writes it in place: %c may take
+// any interval by its readers (a program result), but interval 2 is the AdamW's, so it goes to 1 (the
+// latest of the intervals with the fewest tiles). With balance=false it stays in interval 0.
+// CHECK-LABEL: "interval.program"() ({
+// CHECK: "interval.interval"() {name = "i1.softmax+1"}
+// CHECK-NEXT: "task.softmax"
+// CHECK-NEXT: "task.convert"(%arg0)
+// CHECK-NEXT: "interval.barrier"
+// CHECK-NEXT: "interval.interval"() {name = "i2.adamw"}
+// CHECK: sym_name = "adamw_reader"
+// ASAP: "interval.interval"() {name = "i0.softmax+1"}
+// ASAP-NEXT: "task.softmax"(%arg4)
+// ASAP-NEXT: "task.convert"(%arg0)
+// ASAP: sym_name = "adamw_reader"
+func.func @adamw_reader(%p: tensor<16xf32>, %m: tensor<16xf32>, %v: tensor<16xf32>, %step: tensor<i32>, %x: tensor<16xf32>)
+    -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xbf16>) {
+  %g = "task.softmax"(%x) : (tensor<16xf32>) -> tensor<16xf32>
+  %h = "task.softmax"(%g) : (tensor<16xf32>) -> tensor<16xf32>
+  %c = "task.convert"(%p) : (tensor<16xf32>) -> tensor<16xbf16>
+  %p1, %m1, %v1 = "task.adamw"(%p, %h, %m, %v, %step) {beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, eps = 1.000000e-08 : f64, lr = 1.000000e-02 : f64, weight_decay = 1.000000e-01 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<i32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return %p1, %m1, %v1, %c : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xbf16>
 }
