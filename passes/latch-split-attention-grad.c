@@ -58,7 +58,14 @@ static bool is_element(MlirValue value, bool (*is)(MlirType)) {
 
 /* do for the products: do itself, or a task.convert of it to bf16 (inserted before `grad`) when the
  * products run on tensor cores and do is f32 (see the file comment). */
+static bool is_static_4d(MlirValue value) {
+  MlirType type = mlirValueGetType(value);
+  return mlirTypeIsARankedTensor(type) && mlirShapedTypeGetRank(type) == 4 && mlirShapedTypeHasStaticShape(type);
+}
+
 static MlirValue products_do(MlirOperation grad, MlirValue q, MlirValue k, MlirValue v, MlirValue d_o) {
+  if (!is_static_4d(q) || !is_static_4d(k) || !is_static_4d(v) || !is_static_4d(d_o)) /* latch-verify's */
+    return d_o;
   bool bf16 = is_element(q, mlirTypeIsABF16) && is_element(k, mlirTypeIsABF16) && is_element(v, mlirTypeIsABF16);
   if (!is_element(d_o, mlirTypeIsAF32) || dim_of(k, 2) % 64 != 0 ||
       !latch_attention_fits_tensor_cores(bf16, dim_of(q, 2), dim_of(q, 3), dim_of(k, 2), dim_of(v, 3)))
