@@ -53,7 +53,8 @@ static bool fold(MlirOperation convert) {
       !mlirAttributeIsNull(mlirOperationGetAttributeByName(convert, mlirStringRefCreateFromCString("task.fused"))))
     return false;
   MlirValue result = mlirOperationGetResult(convert, 0), value = mlirOperationGetOperand(convert, 0);
-  if (!mlirTypeIsABF16(element_of(result)) || !mlirTypeIsAF32(element_of(value)) || !is_static_tensor(result))
+  if (!is_static_tensor(result) || !is_static_tensor(value) || !mlirTypeIsABF16(element_of(result)) ||
+      !mlirTypeIsAF32(element_of(value)))
     return false;
   MlirOperation views[FOLD_MAX_VIEWS];
   int view_count = 0;
