@@ -1,16 +1,24 @@
-/* latch-fold-converts.c - folds a narrowing task.convert (f32 -> bf16) into the task that produces its
- * input, when that task computes in f32 and rounds on its store (task.rope, task.rope_grad,
- * task.cross_entropy_grad: docs/task-dialect.md lets their result be bf16 for an f32 input) and the
- * convert is the only reader of that result, directly or through views (reshapes, which are retyped
- * too). The producer then writes bf16, and the convert, its f32 result and their interval go.
+/* latch-fold-converts.c - removes task.converts between bf16 and f32 that change no value:
+ *
+ * 1. A narrowing convert (f32 -> bf16) folds into the task that produces its input, when that task
+ *    computes in f32 and rounds on its store (task.rope, task.rope_grad, task.cross_entropy_grad:
+ *    docs/task-dialect.md lets their result be bf16 for an f32 input) and the convert is the only reader
+ *    of that result, directly or through reshapes (retyped too). The producer then writes bf16.
+ * 2. A widening convert (bf16 -> f32) whose result reaches, through single-use transposes and reshapes
+ *    (the layout ops), either a narrowing convert back to bf16 (the pair is the identity: the layout ops
+ *    move the bf16 values instead) or a task.rope / task.rope_grad with a bf16 result (which computes in
+ *    f32 from the values it loads: it loads the bf16 ones instead).
  *
  * Why: TinyMoE's rotary embeddings (q and k, forward and backward) and its logit gradient are f32 values
- * whose one use is a conversion for a bf16 product: folded, nothing writes and reads them back in f32
- * (about 4 GB per update at 32 x 1024, half of it the logit gradient).
+ * whose one use is a conversion for a bf16 product (1.); its attention gradients dq, dk, dv are bf16,
+ * widened to f32 for their transposes and then narrowed for the products or the rope gradient (2.).
+ * Folded, nothing writes and reads them back in f32 (about 7 GB per update at 32 x 1024).
  *
  * Exact: the device rounds the f32 value to bf16 on the store (round to nearest even), as the convert
- * did; latch-interp computes in fp64 and rounds stored bf16 through f32 in --emulate=bf16 (as the f32
- * result and the convert did) and not at all in fp64. Run it at function level after latch-train. */
+ * did, and a bf16 value widened and narrowed, or widened and loaded, is the same number; latch-interp
+ * computes in fp64 and rounds stored bf16 through f32 in --emulate=bf16 (as the f32 result and the
+ * convert did), stores everything as f32 in --emulate=fp32, and does not round in fp64. Run it at
+ * function level after latch-train. */
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -22,6 +30,10 @@
 
 /* Reshapes between the producer and the convert (at most this many). */
 #define FOLD_MAX_VIEWS 8
+
+static bool is_layout(MlirOperation op) {
+  return latch_op_kind_of(op) == LATCH_OP_TASK_TRANSPOSE || latch_op_kind_of(op) == LATCH_OP_TASK_RESHAPE;
+}
 
 static bool rounds_on_store(latch_op_kind kind) {
   return kind == LATCH_OP_TASK_ROPE || kind == LATCH_OP_TASK_ROPE_GRAD || kind == LATCH_OP_TASK_CROSS_ENTROPY_GRAD;
@@ -83,6 +95,65 @@ static bool fold(MlirOperation convert) {
   return true;
 }
 
+/* The one reader of `value` (null when it has none or several). */
+static MlirOperation sole_reader(MlirValue value) {
+  return has_one_use(value) ? mlirOpOperandGetOwner(mlirValueGetFirstUse(value)) : (MlirOperation){NULL};
+}
+
+/* The op that reads the result of `op` past a chain of single-use layout ops (null when there is none). */
+static MlirOperation past_layouts(MlirOperation op) {
+  MlirOperation reader = mlirOperationGetNumResults(op) == 1 ? sole_reader(mlirOperationGetResult(op, 0))
+                                                             : (MlirOperation){NULL};
+  while (!mlirOperationIsNull(reader) && is_layout(reader) && mlirOperationGetNumResults(reader) == 1)
+    reader = sole_reader(mlirOperationGetResult(reader, 0));
+  return reader;
+}
+
+/* Rule 2 for `convert` when it qualifies (see the file comment). */
+static bool fold_widening(MlirOperation convert) {
+  if (mlirOperationGetNumOperands(convert) != 1 || mlirOperationGetNumResults(convert) != 1 ||
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(convert, mlirStringRefCreateFromCString("task.fused"))))
+    return false;
+  MlirValue narrow = mlirOperationGetOperand(convert, 0), wide = mlirOperationGetResult(convert, 0);
+  if (!is_static_tensor(narrow) || !is_static_tensor(wide) || !mlirTypeIsABF16(element_of(narrow)) ||
+      !mlirTypeIsAF32(element_of(wide)))
+    return false;
+  MlirOperation layouts[FOLD_MAX_VIEWS];
+  int layout_count = 0;
+  MlirValue value = wide;
+  MlirOperation reader = sole_reader(value);
+  while (!mlirOperationIsNull(reader) && is_layout(reader) && mlirOperationGetNumResults(reader) == 1) {
+    if (layout_count == FOLD_MAX_VIEWS || !is_static_tensor(mlirOperationGetResult(reader, 0)))
+      return false;
+    layouts[layout_count++] = reader;
+    value = mlirOperationGetResult(reader, 0);
+    reader = sole_reader(value);
+  }
+  if (mlirOperationIsNull(reader) || mlirOperationGetNumResults(reader) != 1 ||
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(reader, mlirStringRefCreateFromCString("task.fused"))) ||
+      !is_static_tensor(mlirOperationGetResult(reader, 0)))
+    return false;
+  latch_op_kind kind = latch_op_kind_of(reader);
+  bool back_to_bf16 = kind == LATCH_OP_TASK_CONVERT && mlirTypeIsABF16(element_of(mlirOperationGetResult(reader, 0)));
+  bool loads_as_f32 = (kind == LATCH_OP_TASK_ROPE || kind == LATCH_OP_TASK_ROPE_GRAD) &&
+                      mlirTypeIsABF16(element_of(mlirOperationGetResult(reader, 0)));
+  if (!back_to_bf16 && !loads_as_f32)
+    return false;
+  MlirType bf16 = element_of(narrow);
+  for (int i = 0; i < layout_count; ++i) {
+    MlirValue result = mlirOperationGetResult(layouts[i], 0);
+    mlirValueSetType(result, with_element(mlirValueGetType(result), bf16));
+  }
+  MlirValue moved = layout_count ? value : narrow; /* what the reader reads now */
+  mlirValueReplaceAllUsesOfWith(wide, narrow);
+  mlirOperationDestroy(convert);
+  if (back_to_bf16) {
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(reader, 0), moved);
+    mlirOperationDestroy(reader);
+  }
+  return true;
+}
+
 static MlirLogicalResult run(MlirOperation op, const void *options) {
   (void)options;
   MlirOperation *converts;
@@ -91,8 +162,27 @@ static MlirLogicalResult run(MlirOperation op, const void *options) {
     mlirEmitError(mlirOperationGetLocation(op), "latch-fold-converts: out of memory");
     return mlirLogicalResultFailure();
   }
+  /* Rule 1 first, so that rule 2 finds the rope and rope_grad results it made bf16. */
+  bool *gone = calloc(count ? count : 1, sizeof(bool));
+  if (!gone) {
+    free(converts);
+    mlirEmitError(mlirOperationGetLocation(op), "latch-fold-converts: out of memory");
+    return mlirLogicalResultFailure();
+  }
   for (size_t i = 0; i < count; ++i)
-    fold(converts[i]);
+    gone[i] = fold(converts[i]);
+  for (size_t i = 0; i < count; ++i) {
+    if (gone[i])
+      continue;
+    MlirOperation partner = past_layouts(converts[i]); /* the narrowing convert rule 2 may erase too */
+    if (!fold_widening(converts[i]))
+      continue;
+    gone[i] = true;
+    for (size_t j = 0; j < count; ++j)
+      if (!mlirOperationIsNull(partner) && mlirOperationEqual(converts[j], partner))
+        gone[j] = true;
+  }
+  free(gone);
   free(converts);
   return mlirLogicalResultSuccess();
 }
