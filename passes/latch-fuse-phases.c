@@ -983,69 +983,86 @@ static bool reads_only_arguments(const placement *p, long i, const int *members)
   return true;
 }
 
+/* The latest interval of every group that keeps the schedule within `last` (a view in its input's
+ * interval), to a fixed point: a group's members need not be adjacent in program order. */
+static void latest_levels(const placement *p, int last, int *latest) {
+  size_t count = p->schedule.count;
+  for (size_t i = 0; i < count; ++i)
+    latest[i] = last;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = count; i-- > 0;) {
+      MlirOperation op = p->schedule.ops[i];
+      if (!latch_op_is_task(op))
+        continue;
+      long g = p->group[i];
+      int after = is_view(p, (long)i) ? 0 : 1;
+      for (intptr_t k = 0, m = mlirOperationGetNumOperands(op); k < m; ++k) {
+        long d = index_of_value(p, mlirOperationGetOperand(op, k));
+        if (d < 0 || !latch_op_is_task(p->schedule.ops[d]) || p->group[d] == g)
+          continue;
+        if (latest[g] - after < latest[p->group[d]]) {
+          latest[p->group[d]] = latest[g] - after;
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+/* task.adamw writes its p, m and v (program arguments) in place: a movable reader of an operand of one
+ * stays in an interval before it. */
+static void keep_before_adamw(const placement *p, const bool *movable, int *latest) {
+  for (size_t a = 0; a < p->schedule.count; ++a) {
+    MlirOperation adamw = p->schedule.ops[a];
+    if (!is_kind(adamw, LATCH_OP_TASK_ADAMW))
+      continue;
+    for (size_t i = 0; i < p->schedule.count; ++i) {
+      if (!movable[i])
+        continue;
+      MlirOperation op = p->schedule.ops[i];
+      for (intptr_t k = 0, m = mlirOperationGetNumOperands(adamw); k < m; ++k)
+        for (intptr_t j = 0, r = mlirOperationGetNumOperands(op); j < r; ++j)
+          if (mlirValueEqual(mlirOperationGetOperand(adamw, k), mlirOperationGetOperand(op, j)) &&
+              p->interval[a] - 1 < latest[i])
+            latest[i] = p->interval[a] - 1;
+    }
+  }
+}
+
 /* balance (after place_asap): tasks that read only program arguments have no producer, so ASAP puts
  * them all in interval 0 (TinyMoE: every weight's conversion to bf16, 34 tasks, while most later
  * intervals leave CTAs idle). Each moves to the interval with the fewest tiles (the latest on ties, so
- * that its result lives less) between 0 and its latest: the last interval before its first reader's
- * latest, so that the schedule keeps its length, and before any task.adamw that writes an argument it
- * reads; the tasks after them are then placed ASAP again. */
+ * that its result lives less) from its merged one to its latest: the last interval before its first
+ * reader's latest, so that the schedule keeps its length, and before any task.adamw that writes an
+ * argument it reads; the tasks after them are then placed ASAP again. */
 static bool balance(placement *p) {
   size_t count = p->schedule.count, n = count ? count : 1;
   int *latest = malloc(n * sizeof(int)), *pinned = malloc(n * sizeof(int)), *members = calloc(n, sizeof(int));
+  bool *movable = calloc(n, sizeof(bool));
   int last = 0;
   for (size_t i = 0; i < count; ++i)
     if (latch_op_is_task(p->schedule.ops[i]) && p->interval[i] > last)
       last = p->interval[i];
   int64_t *load = calloc((size_t)last + 1, sizeof(int64_t));
-  bool ok = latest && pinned && members && load;
+  bool ok = latest && pinned && members && movable && load;
   if (!ok) {
     fail(p->schedule.program, "out of memory");
   } else {
     for (size_t i = 0; i < count; ++i) {
-      latest[i] = last, pinned[i] = -1;
+      pinned[i] = -1;
       if (latch_op_is_task(p->schedule.ops[i]))
         members[p->group[i]]++;
     }
-    /* Latest levels, to a fixed point (a group's members need not be adjacent in program order). */
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t i = count; i-- > 0;) {
-        MlirOperation op = p->schedule.ops[i];
-        if (!latch_op_is_task(op))
-          continue;
-        long g = p->group[i];
-        int after = is_view(p, (long)i) ? 0 : 1;
-        for (intptr_t k = 0, m = mlirOperationGetNumOperands(op); k < m; ++k) {
-          long d = index_of_value(p, mlirOperationGetOperand(op, k));
-          if (d < 0 || !latch_op_is_task(p->schedule.ops[d]) || p->group[d] == g)
-            continue;
-          if (latest[g] - after < latest[p->group[d]]) {
-            latest[p->group[d]] = latest[g] - after;
-            changed = true;
-          }
-        }
-      }
-    }
-    /* task.adamw writes its p, m and v (program arguments) in place: a reader of one stays before it. */
-    for (size_t a = 0; a < count; ++a) {
-      MlirOperation adamw = p->schedule.ops[a];
-      if (!is_kind(adamw, LATCH_OP_TASK_ADAMW))
-        continue;
-      for (size_t i = 0; i < count; ++i) {
-        if (!latch_op_is_task(p->schedule.ops[i]) || !reads_only_arguments(p, (long)i, members))
-          continue;
-        for (intptr_t k = 0, m = mlirOperationGetNumOperands(adamw); k < m; ++k)
-          for (intptr_t j = 0, r = mlirOperationGetNumOperands(p->schedule.ops[i]); j < r; ++j)
-            if (mlirValueEqual(mlirOperationGetOperand(adamw, k), mlirOperationGetOperand(p->schedule.ops[i], j)) &&
-                p->interval[a] - 1 < latest[i])
-              latest[i] = p->interval[a] - 1;
-      }
-    }
     for (size_t i = 0; i < count; ++i)
-      if (latch_op_is_task(p->schedule.ops[i]) && !reads_only_arguments(p, (long)i, members))
+      movable[i] = latch_op_is_task(p->schedule.ops[i]) && reads_only_arguments(p, (long)i, members);
+    latest_levels(p, last, latest);
+    keep_before_adamw(p, movable, latest);
+    for (size_t i = 0; i < count; ++i)
+      if (latch_op_is_task(p->schedule.ops[i]) && !movable[i])
         load[p->interval[i]] += task_tiles(p, (long)i);
     for (size_t i = 0; i < count; ++i) {
-      if (!latch_op_is_task(p->schedule.ops[i]) || !reads_only_arguments(p, (long)i, members))
+      if (!movable[i])
         continue;
       int best = p->interval[i];
       for (int level = p->interval[i]; level <= latest[i]; ++level)
@@ -1059,6 +1076,7 @@ static bool balance(placement *p) {
   free(latest);
   free(pinned);
   free(members);
+  free(movable);
   free(load);
   return ok;
 }
