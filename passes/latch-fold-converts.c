@@ -59,14 +59,23 @@ static bool is_static_tensor(MlirValue value) {
   return mlirTypeIsARankedTensor(type) && mlirShapedTypeHasStaticShape(type) && mlirShapedTypeGetRank(type) <= 16;
 }
 
-/* Folds `convert` when it qualifies (see the file comment). */
-static bool fold(MlirOperation convert) {
+/* Whether `convert` converts a static tensor `from` of one float kind to `to` of the other (f32 <-> bf16:
+ * `widening` says which) and is part of no other task's tiles. */
+static bool plain_convert(MlirOperation convert, bool widening, MlirValue *from, MlirValue *to) {
   if (mlirOperationGetNumOperands(convert) != 1 || mlirOperationGetNumResults(convert) != 1 ||
       !mlirAttributeIsNull(mlirOperationGetAttributeByName(convert, mlirStringRefCreateFromCString("task.fused"))))
     return false;
-  MlirValue result = mlirOperationGetResult(convert, 0), value = mlirOperationGetOperand(convert, 0);
-  if (!is_static_tensor(result) || !is_static_tensor(value) || !mlirTypeIsABF16(element_of(result)) ||
-      !mlirTypeIsAF32(element_of(value)))
+  *from = mlirOperationGetOperand(convert, 0), *to = mlirOperationGetResult(convert, 0);
+  if (!is_static_tensor(*from) || !is_static_tensor(*to))
+    return false;
+  MlirType narrow = element_of(widening ? *from : *to), wide = element_of(widening ? *to : *from);
+  return mlirTypeIsABF16(narrow) && mlirTypeIsAF32(wide);
+}
+
+/* Rule 1 for `convert` when it qualifies (see the file comment). */
+static bool fold(MlirOperation convert) {
+  MlirValue value, result;
+  if (!plain_convert(convert, false, &value, &result))
     return false;
   MlirOperation views[FOLD_MAX_VIEWS];
   int view_count = 0;
@@ -111,12 +120,8 @@ static MlirOperation past_layouts(MlirOperation op) {
 
 /* Rule 2 for `convert` when it qualifies (see the file comment). */
 static bool fold_widening(MlirOperation convert) {
-  if (mlirOperationGetNumOperands(convert) != 1 || mlirOperationGetNumResults(convert) != 1 ||
-      !mlirAttributeIsNull(mlirOperationGetAttributeByName(convert, mlirStringRefCreateFromCString("task.fused"))))
-    return false;
-  MlirValue narrow = mlirOperationGetOperand(convert, 0), wide = mlirOperationGetResult(convert, 0);
-  if (!is_static_tensor(narrow) || !is_static_tensor(wide) || !mlirTypeIsABF16(element_of(narrow)) ||
-      !mlirTypeIsAF32(element_of(wide)))
+  MlirValue narrow, wide;
+  if (!plain_convert(convert, true, &narrow, &wide))
     return false;
   MlirOperation layouts[FOLD_MAX_VIEWS];
   int layout_count = 0;
