@@ -109,17 +109,10 @@ static MlirOperation sole_reader(MlirValue value) {
   return has_one_use(value) ? mlirOpOperandGetOwner(mlirValueGetFirstUse(value)) : (MlirOperation){NULL};
 }
 
-/* The op that reads the result of `op` past a chain of single-use layout ops (null when there is none). */
-static MlirOperation past_layouts(MlirOperation op) {
-  MlirOperation reader = mlirOperationGetNumResults(op) == 1 ? sole_reader(mlirOperationGetResult(op, 0))
-                                                             : (MlirOperation){NULL};
-  while (!mlirOperationIsNull(reader) && is_layout(reader) && mlirOperationGetNumResults(reader) == 1)
-    reader = sole_reader(mlirOperationGetResult(reader, 0));
-  return reader;
-}
-
-/* Rule 2 for `convert` when it qualifies (see the file comment). */
-static bool fold_widening(MlirOperation convert) {
+/* Rule 2 for `convert` when it qualifies (see the file comment); `erased` gets the narrowing convert it
+ * removed with it (null when it removed none). */
+static bool fold_widening(MlirOperation convert, MlirOperation *erased) {
+  *erased = (MlirOperation){NULL};
   MlirValue narrow, wide;
   if (!plain_convert(convert, true, &narrow, &wide))
     return false;
@@ -155,6 +148,7 @@ static bool fold_widening(MlirOperation convert) {
   if (back_to_bf16) {
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(reader, 0), moved);
     mlirOperationDestroy(reader);
+    *erased = reader;
   }
   return true;
 }
@@ -179,12 +173,12 @@ static MlirLogicalResult run(MlirOperation op, const void *options) {
   for (size_t i = 0; i < count; ++i) {
     if (gone[i])
       continue;
-    MlirOperation partner = past_layouts(converts[i]); /* the narrowing convert rule 2 may erase too */
-    if (!fold_widening(converts[i]))
+    MlirOperation erased; /* compared by identity only once destroyed */
+    if (!fold_widening(converts[i], &erased))
       continue;
     gone[i] = true;
-    for (size_t j = 0; j < count; ++j)
-      if (!mlirOperationIsNull(partner) && mlirOperationEqual(converts[j], partner))
+    for (size_t j = 0; j < count && !mlirOperationIsNull(erased); ++j)
+      if (mlirOperationEqual(converts[j], erased))
         gone[j] = true;
   }
   free(gone);
@@ -194,7 +188,7 @@ static MlirLogicalResult run(MlirOperation op, const void *options) {
 
 const latch_pass_info latch_fold_converts_pass = {
     .name = "latch-fold-converts",
-    .summary = "Fold a narrowing task.convert into the rope, rope_grad or cross_entropy_grad that produces its input",
+    .summary = "Remove bf16 <-> f32 task.converts that change no value (into rope, rope_grad or cross_entropy_grad stores; widened and narrowed back)",
     .anchor = "builtin.module",
     .run = run,
 };
