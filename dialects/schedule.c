@@ -21,6 +21,10 @@ bool latch_attention_fits_tensor_cores(bool all_bf16, int64_t tq, int64_t hd, in
          hdv <= LATCH_ATTENTION_TC_MAX_HEAD && tq % 64 == 0 && tq > 0 && tk % 32 == 0 && tk > 0;
 }
 
+bool latch_attention_products_fit_tensor_cores(bool all_bf16, int64_t tq, int64_t hd, int64_t tk, int64_t hdv) {
+  return latch_attention_fits_tensor_cores(all_bf16, tq, hd, tk, hdv) && tk % 64 == 0;
+}
+
 const latch_probe_rule latch_probe_rules[] = {
     /* The routing: which experts each token went to, and their router probabilities. */
     {LATCH_OP_TASK_TOPK, "topk", 2, {"values", "indices"}},

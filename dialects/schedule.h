@@ -107,6 +107,8 @@ bool latch_reshape_is_view(MlirOperation op);
  * products, whose key-row tiles are 64 rows). `all_bf16` says whether q, k and v are bf16. */
 #define LATCH_ATTENTION_TC_MAX_HEAD 64
 bool latch_attention_fits_tensor_cores(bool all_bf16, int64_t tq, int64_t hd, int64_t tk, int64_t hdv);
+/* The same for the split gradient's products (task.attention_grad_from_stats): keys a multiple of 64. */
+bool latch_attention_products_fit_tensor_cores(bool all_bf16, int64_t tq, int64_t hd, int64_t tk, int64_t hdv);
 /* Probes (docs/device-abi.md "Probes"): task results that the runtime can copy out of the arena, one
  * rule per op kind: the j-th task of `kind` in program order gives probes "<prefix><j>.<results[k]>" for
  * its results k < result_count. latch-plan-arena keeps them to the end of the update;

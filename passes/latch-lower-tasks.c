@@ -3178,11 +3178,14 @@ static int quad_combine(gen *g, const char *op, int value) {
   return butterfly(g, op, value, offsets, 2);
 }
 
-/* latch_attention_fits_tensor_cores (dialects/schedule.h), with q, k, v in memory (not constants). */
-static bool attention_fits_tensor_cores(const tensor_ref *q, const tensor_ref *k, const tensor_ref *v) {
+/* latch_attention_fits_tensor_cores (dialects/schedule.h; latch_attention_products_fit_tensor_cores for
+ * the split gradient's `products`), with q, k, v in memory (not constants). */
+static bool attention_fits_tensor_cores(const tensor_ref *q, const tensor_ref *k, const tensor_ref *v, bool products) {
   bool bf16 = q->dt == DT_BF16 && k->dt == DT_BF16 && v->dt == DT_BF16;
+  bool (*fits)(bool, int64_t, int64_t, int64_t, int64_t) =
+      products ? latch_attention_products_fit_tensor_cores : latch_attention_fits_tensor_cores;
   return q->kind != PLACE_CONST && k->kind != PLACE_CONST && v->kind != PLACE_CONST &&
-         latch_attention_fits_tensor_cores(bf16, dim(q, 2), dim(q, 3), dim(k, 2), dim(v, 3));
+         fits(bf16, dim(q, 2), dim(q, 3), dim(k, 2), dim(v, 3));
 }
 
 /* What every tensor-core attention template shares: the warp's group of rows (query rows, or key rows of
@@ -3765,7 +3768,7 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   bool causal = latch_attention_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int64_t pq = ceil_div(hd, 32), pv = ceil_div(hdv, 32);
-  if (attention_fits_tensor_cores(q, k, v)) {
+  if (attention_fits_tensor_cores(q, k, v, false)) {
     gen_attention_mma(g, io, op);
     return;
   }
@@ -3802,7 +3805,7 @@ static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
   bool causal = latch_attention_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
-  if (attention_fits_tensor_cores(q, k, o)) { /* o in v's place: bf16, as wide as v (only q, k feed mma) */
+  if (attention_fits_tensor_cores(q, k, o, false)) { /* o in v's place: bf16, as wide as v (only q, k feed mma) */
     gen_attention_stats_mma(g, io, op);
     return;
   }
@@ -3837,7 +3840,7 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
   bool causal = latch_attention_grad_from_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int64_t pq = ceil_div(hd, 32), pv = ceil_div(hdv, 32);
-  if (attention_fits_tensor_cores(q, k, v) && tk % TC_TILE_ROWS == 0 && d_o->kind != PLACE_CONST &&
+  if (attention_fits_tensor_cores(q, k, v, true) && d_o->kind != PLACE_CONST &&
       stats->kind != PLACE_CONST) {
     gen_attention_grad_from_stats_mma(g, io, op);
     return;

@@ -13,7 +13,7 @@
  * split ops hold a row in at most 8 registers per lane (latch-lower-tasks).
  *
  * With `convert-do` (the default), when the products run on tensor cores
- * (latch_attention_fits_tensor_cores, with keys a multiple of 64) and do is f32, they read do through a
+ * (latch_attention_products_fit_tensor_cores) and do is f32, they read do through a
  * task.convert to bf16: their mma operands are bf16 (models.md's precision rule), so the templates
  * rounded do to bf16 anyway, per block of every key-row tile, from synchronous f32 loads; a bf16 do is
  * copied by cp.async like q. The device computes bitwise what it did; the statistics keep the f32 do (D =
@@ -67,8 +67,8 @@ static MlirValue products_do(MlirOperation grad, MlirValue q, MlirValue k, MlirV
   if (!is_static_4d(q) || !is_static_4d(k) || !is_static_4d(v) || !is_static_4d(d_o)) /* latch-verify's */
     return d_o;
   bool bf16 = is_element(q, mlirTypeIsABF16) && is_element(k, mlirTypeIsABF16) && is_element(v, mlirTypeIsABF16);
-  if (!is_element(d_o, mlirTypeIsAF32) || dim_of(k, 2) % 64 != 0 ||
-      !latch_attention_fits_tensor_cores(bf16, dim_of(q, 2), dim_of(q, 3), dim_of(k, 2), dim_of(v, 3)))
+  if (!is_element(d_o, mlirTypeIsAF32) ||
+      !latch_attention_products_fit_tensor_cores(bf16, dim_of(q, 2), dim_of(q, 3), dim_of(k, 2), dim_of(v, 3)))
     return d_o;
   MlirContext context = mlirOperationGetContext(grad);
   MlirType do_type = mlirValueGetType(d_o);
