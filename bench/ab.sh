@@ -4,7 +4,9 @@
 # (the brief: ratios from one run, medians of many). Prints one line per program and bundle: the
 # median over rounds of latch-run's median update time, and the ratio new / base.
 #   bench/ab.sh BASE_BUNDLE NEW_BUNDLE [ROUNDS] [PROGRAM ...]
-# A program is a path under the bundle: programs/NAME/prog.ptx or bench/kernels/NAME.ptx.
+# A program is a path under the bundle: programs/NAME/prog.ptx or bench/kernels/NAME.ptx; BASE_PATH=NEW_PATH
+# times BASE_PATH from the base bundle against NEW_PATH from the new one (a variant of one bundle:
+#   bench/ab.sh .bundle .bundle 3 programs/tinymoe-2x1024/prog.ptx=programs/tinymoe-2x1024-bthd/prog.ptx).
 set -u
 base=$1 new=$2 rounds=${3:-3}
 shift 3 2>/dev/null || shift $#
@@ -21,8 +23,9 @@ for p in "${programs[@]}"; do
   : >/tmp/ab-base.txt; : >/tmp/ab-new.txt
   for _ in $(seq "$rounds"); do
     for side in base new; do
-      dir=$base; [ $side = new ] && dir=$new
-      "$dir/bin/latch-run" "$dir/$p" --steps $steps --init 1 --random-inputs 2 2>&1 |
+      dir=$base path=${p%%=*}
+      [ $side = new ] && dir=$new path=${p#*=}
+      "$dir/bin/latch-run" "$dir/$path" --steps $steps --init 1 --random-inputs 2 2>&1 |
         sed -n 's/.*median update time \([0-9.]*\) ms.*/\1/p' >>/tmp/ab-$side.txt
     done
   done

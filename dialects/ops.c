@@ -202,6 +202,13 @@ bool latch_attr_bool(MlirOperation op, const char *name, bool fallback) {
 
 bool latch_grouped_matmul_transpose_w(MlirOperation op) { return latch_attr_bool(op, "transpose_w", false); }
 
+bool latch_attention_bthd(MlirOperation op) { return latch_ref_is(latch_attr_string(op, "layout"), "bthd"); }
+
+int64_t latch_attention_dim(MlirOperation op, MlirValue value, intptr_t i) {
+  static const intptr_t bthd_place[4] = {0, 2, 1, 3}; /* (B, H, T, d) in [B, T, H, d] */
+  return mlirShapedTypeGetDimSize(mlirValueGetType(value), latch_attention_bthd(op) ? bthd_place[i] : i);
+}
+
 int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback) {
   MlirAttribute attr = find_attr(op, name);
   /* An i1 (`true`) is an integer attribute too, but never a valid count or axis. */

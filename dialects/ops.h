@@ -121,6 +121,14 @@ bool latch_attr_bool(MlirOperation op, const char *name, bool fallback);
  * bool): w is [G, N, K] and y[r] = x[r] w[g]^T. Optional because IRDL attributes are all required and the
  * forward programs never need it; latch-autodiff writes it for dx. */
 bool latch_grouped_matmul_transpose_w(MlirOperation op);
+/* The optional attribute `layout` of task.attention, task.attention_stats and task.attention_grad_from_stats
+ * (absent: [B, H, T, d]; latch-verify checks it): "bthd" stores each of their [B, H, T, d] tensors (q, k, v,
+ * o, do, dq, dk, dv; not stats) as [B, T, H, d], the layout of the projections around them, so that no
+ * transpose is needed (latch-fold-transposes writes it). */
+bool latch_attention_bthd(MlirOperation op);
+/* Dim `i` (0 B, 1 H, 2 T, 3 d) of a 4-D tensor of attention op `op` (q, k, v, o, do, dq, dk, dv), in
+ * whichever layout `op` stores it. */
+int64_t latch_attention_dim(MlirOperation op, MlirValue value, intptr_t i);
 int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback);
 double latch_attr_float(MlirOperation op, const char *name, double fallback);
 MlirStringRef latch_attr_string(MlirOperation op, const char *name);

@@ -238,12 +238,11 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_ATTENTION:
   case LATCH_OP_TASK_ATTENTION_STATS:
   case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
-    MlirType q = mlirValueGetType(mlirOperationGetOperand(task, 0));
-    MlirType k = mlirValueGetType(mlirOperationGetOperand(task, 1));
-    int64_t heads = mlirShapedTypeGetDimSize(q, 0) * mlirShapedTypeGetDimSize(q, 1);
-    tiles = heads * ceil_div(mlirShapedTypeGetDimSize(q, 2), 64);
+    MlirValue q = mlirOperationGetOperand(task, 0), k = mlirOperationGetOperand(task, 1);
+    int64_t heads = latch_attention_dim(task, q, 0) * latch_attention_dim(task, q, 1);
+    tiles = heads * ceil_div(latch_attention_dim(task, q, 2), 64);
     if (latch_op_kind_of(task) == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)
-      tiles += heads * ceil_div(mlirShapedTypeGetDimSize(k, 2), 64);
+      tiles += heads * ceil_div(latch_attention_dim(task, k, 2), 64);
     break;
   }
   case LATCH_OP_TASK_MAP:

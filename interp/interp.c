@@ -765,13 +765,8 @@ static bool reduce_kind(MlirOperation op, latch_reduction *out_kind) {
   return true;
 }
 
-/* Runs the kernel of task op `kind` on `ins`, filling `outs`. */
-static bool run_task_kernel(frame *f, MlirOperation op, latch_op_kind kind, latch_tensor **in, intptr_t n_in,
-                            latch_tensor **out, intptr_t n_out) {
-  const latch_op_desc *desc = latch_op_desc_get(kind);
-  if (kind != LATCH_OP_TASK_MAP && (n_in != desc->operand_count || n_out != desc->result_count))
-    return op_error(op, "has %d operands and %d results; expected %d and %d", (int)n_in, (int)n_out,
-                    desc->operand_count, desc->result_count);
+/* Runs the kernel of task op `kind` on `ins`, filling `outs` (operand and result counts already checked). */
+static bool run_kernel(MlirOperation op, latch_op_kind kind, latch_tensor **in, latch_tensor **out) {
   char error[512] = "";
   bool ok = false;
   switch (kind) {
@@ -783,7 +778,6 @@ static bool run_task_kernel(frame *f, MlirOperation op, latch_op_kind kind, latc
     ok = latch_kernel_grouped_matmul(in[0], in[1], in[2], latch_grouped_matmul_transpose_w(op), out[0], error,
                                      sizeof(error));
     break;
-  case LATCH_OP_TASK_MAP: return run_map(f, op, in, n_in, out, n_out);
   case LATCH_OP_TASK_REDUCE: {
     latch_reduction reduce = LATCH_REDUCE_SUM;
     if (!reduce_kind(op, &reduce))
@@ -877,6 +871,72 @@ static bool run_task_kernel(frame *f, MlirOperation op, latch_op_kind kind, latc
   if (!ok)
     return op_error(op, "%s", error);
   return true;
+}
+
+/* A copy of 4-D `x` with dims 1 and 2 swapped ([B, T, H, d] <-> [B, H, T, d]); NULL when memory runs out. */
+static latch_tensor *swap_dims_1_2(const latch_tensor *x) {
+  static const int64_t perm[4] = {0, 2, 1, 3};
+  int64_t shape[4] = {x->shape[0], x->shape[2], x->shape[1], x->shape[3]};
+  latch_tensor *y = x->rank == 4 ? latch_tensor_allocate(x->dtype, 4, shape) : NULL;
+  char error[256];
+  if (y && !latch_kernel_transpose(x, perm, 4, y, error, sizeof(error))) {
+    latch_tensor_free(y);
+    return NULL;
+  }
+  return y;
+}
+
+/* An attention op with layout = "bthd" (latch_attention_bthd): its [B, T, H, d] operands as [B, H, T, d]
+ * copies (the kernels' layout), the kernel, and its [B, H, T, d] results copied back. Only data moves, so
+ * the values are those of the transposes that latch-fold-transposes removed. */
+static bool run_kernel_bthd(MlirOperation op, latch_op_kind kind, latch_tensor **in, latch_tensor **out) {
+  /* q, k, v | o, do are the leading operands; the results but stats are [B, H, T, d] too. */
+  intptr_t layout_in = kind == LATCH_OP_TASK_ATTENTION ? 3 : 4;
+  intptr_t layout_out = kind == LATCH_OP_TASK_ATTENTION ? 1 : kind == LATCH_OP_TASK_ATTENTION_STATS ? 0 : 3;
+  latch_tensor *swapped_in[5] = {0}, *swapped_out[3] = {0}, *use_in[5], *use_out[3];
+  bool ok = true;
+  for (intptr_t i = 0; i < 5; ++i) {
+    use_in[i] = i < layout_in ? (swapped_in[i] = swap_dims_1_2(in[i])) : in[i];
+    ok = ok && (i >= layout_in || swapped_in[i]);
+  }
+  for (intptr_t i = 0; i < 3; ++i) {
+    use_out[i] = i < layout_out ? (swapped_out[i] = swap_dims_1_2(out[i])) : out[i];
+    ok = ok && (i >= layout_out || swapped_out[i]);
+  }
+  if (!ok)
+    op_error(op, "with layout = \"bthd\" needs 4-D operands and results (or memory ran out)");
+  else
+    ok = run_kernel(op, kind, use_in, use_out);
+  for (intptr_t i = 0; ok && i < layout_out; ++i) {
+    latch_tensor *back = swap_dims_1_2(swapped_out[i]);
+    if (!back) {
+      ok = op_error(op, "out of memory");
+      break;
+    }
+    memcpy(out[i]->f, back->f, (size_t)back->count * sizeof(double)); /* o, dq, dk, dv are floats */
+    latch_tensor_free(back);
+  }
+  for (intptr_t i = 0; i < 5; ++i)
+    latch_tensor_free(swapped_in[i]);
+  for (intptr_t i = 0; i < 3; ++i)
+    latch_tensor_free(swapped_out[i]);
+  return ok;
+}
+
+/* Runs the kernel of task op `kind` on `ins`, filling `outs`. */
+static bool run_task_kernel(frame *f, MlirOperation op, latch_op_kind kind, latch_tensor **in, intptr_t n_in,
+                            latch_tensor **out, intptr_t n_out) {
+  const latch_op_desc *desc = latch_op_desc_get(kind);
+  if (kind != LATCH_OP_TASK_MAP && (n_in != desc->operand_count || n_out != desc->result_count))
+    return op_error(op, "has %d operands and %d results; expected %d and %d", (int)n_in, (int)n_out,
+                    desc->operand_count, desc->result_count);
+  if (kind == LATCH_OP_TASK_MAP)
+    return run_map(f, op, in, n_in, out, n_out);
+  bool takes_layout = kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
+                      kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
+  if (takes_layout && latch_attention_bthd(op))
+    return run_kernel_bthd(op, kind, in, out);
+  return run_kernel(op, kind, in, out);
 }
 
 /* A task op: operands from the frame, results allocated from the result types, the kernel, then the

@@ -140,6 +140,9 @@ typedef struct tensor_ref {
   int64_t dims[MAX_RANK];
   int64_t elements;
   int ptr; /* %v id of the base pointer; -1 for constants */
+  /* A [B, H, T, d] tensor of an attention op with layout = "bthd": `dims` hold B, H, T, d (read_io swaps
+   * them), the elements lie as [B, T, H, d] (attention_head, attention_row_stride). */
+  bool bthd;
 } tensor_ref;
 
 static int64_t dim(const tensor_ref *t, int d) { return d >= 0 && d < t->rank ? t->dims[d] : 1; }
@@ -3188,6 +3191,19 @@ static bool attention_fits_tensor_cores(const tensor_ref *q, const tensor_ref *k
          fits(bf16, dim(q, 2), dim(q, 3), dim(k, 2), dim(v, 3));
 }
 
+/* Elements between row t and row t + 1 of one (b, h) of 4-D attention tensor t: d, or H d in the layout
+ * "bthd" (tensor_ref.bthd). */
+static int64_t attention_row_stride(const tensor_ref *t) { return t->bthd ? dim(t, 1) * dim(t, 3) : dim(t, 3); }
+
+/* The element index of row 0 of (b, h) of 4-D attention tensor t, for `bh` = b H + h: bh T d, or
+ * b T H d + h d in the layout "bthd". */
+static int attention_head(gen *g, const tensor_ref *t, int bh) {
+  int64_t heads = dim(t, 1), rows = dim(t, 2), width = dim(t, 3);
+  if (!t->bthd)
+    return mulc(g, bh, rows * width);
+  return add(g, mulc(g, divc(g, bh, heads), rows * heads * width), mulc(g, remc(g, bh, heads), width));
+}
+
 /* What every tensor-core attention template shares: the warp's group of rows (query rows, or key rows of
  * the gradient) in its tile and its fragment coordinates. */
 typedef struct tc_rows {
@@ -3219,7 +3235,7 @@ static void tc_fragments(gen *g, const tc_rows *w, const tensor_ref *t, int head
     for (int i = 0; i < 4; ++i) {
       int row = add(g, w->row0, addc(g, w->r, i & 1 ? 8 : 0));
       int col = addc(g, mulc(g, w->c, 2), 16 * kk + (i & 2 ? 8 : 0));
-      a[kk][i] = load_pair(g, t, add(g, head, add(g, mulc(g, row, width), col)), 1);
+      a[kk][i] = load_pair(g, t, add(g, head, add(g, mulc(g, row, attention_row_stride(t)), col)), 1);
     }
 }
 
@@ -3242,7 +3258,7 @@ static void tc_products(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, co
     int *acc = &s[nt * 4];
     for (int i = 0; i < 4; ++i)
       acc[i] = zero;
-    int b_row = add(g, b_head, mulc(g, add(g, col0, addc(g, w->r, 8 * nt)), depth));
+    int b_row = add(g, b_head, mulc(g, add(g, col0, addc(g, w->r, 8 * nt)), attention_row_stride(b)));
     for (int64_t kk = 0; kk < depth / 16; ++kk) {
       int col = addc(g, mulc(g, w->c, 2), 16 * kk);
       int frag[2] = {load_pair(g, b, add(g, b_row, col), 1), load_pair(g, b, add(g, b_row, addc(g, col, 8)), 1)};
@@ -3275,8 +3291,9 @@ static void tc_accumulate_rows(gen *g, const tc_rows *w, int (*a)[4], const tens
   for (int j = 0; j < TC_KEYS / 16; ++j) {
     int row = add(g, col0, addc(g, mulc(g, w->c, 2), 16 * j));
     for (int64_t nt = 0; nt < width / 8; ++nt) {
-      int lo = add(g, b_head, add(g, mulc(g, row, width), addc(g, w->r, 8 * nt)));
-      int frag[2] = {load_pair(g, b, lo, width), load_pair(g, b, addc(g, lo, 8 * width), width)};
+      int64_t stride = attention_row_stride(b);
+      int lo = add(g, b_head, add(g, mulc(g, row, stride), addc(g, w->r, 8 * nt)));
+      int frag[2] = {load_pair(g, b, lo, stride), load_pair(g, b, addc(g, lo, 8 * stride), stride)};
       mma_bf16(g, a[j], frag, &acc[nt * 4]);
     }
   }
@@ -3379,7 +3396,7 @@ static void tc_stage_block(gen *g, const tc_rows *w, const tensor_ref *t, int fi
   int rounded[TC_KEYS * TC_MAX_HEAD / 8 / 32], addresses[TC_KEYS * TC_MAX_HEAD / 8 / 32];
   for (int64_t e0 = 0, m = 0; e0 < TC_KEYS * per_row; e0 += 32, ++m) {
     int e = addc(g, w->lane, e0), row = divc(g, e, per_row), chunk = remc(g, e, per_row);
-    int address = fresh(g), from = add(g, first, add(g, mulc(g, row, width), mulc(g, chunk, 8)));
+    int address = fresh(g), from = add(g, first, add(g, mulc(g, row, attention_row_stride(t)), mulc(g, chunk, 8)));
     ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
        shared_base(g), add(g, area, add(g, mulc(g, row, width / 2 + 4), mulc(g, chunk, 4))));
     addresses[m] = address;
@@ -3421,9 +3438,9 @@ static void tc_stage_wait(gen *g) {
 static void tc_stage_rows(gen *g, const tc_rows *w, const tensor_ref *a, const tensor_ref *b, int a_head, int b_head,
                           int row0, int area, int area_b) {
   warp_sync(g);
-  tc_stage_block(g, w, a, add(g, a_head, mulc(g, row0, dim(a, 3))), dim(a, 3), area);
+  tc_stage_block(g, w, a, add(g, a_head, mulc(g, row0, attention_row_stride(a))), dim(a, 3), area);
   if (b)
-    tc_stage_block(g, w, b, add(g, b_head, mulc(g, row0, dim(b, 3))), dim(b, 3), area_b);
+    tc_stage_block(g, w, b, add(g, b_head, mulc(g, row0, attention_row_stride(b))), dim(b, 3), area_b);
 }
 
 /* ldmatrix .x4 from a staged block of `width` columns at `area`: lane L, in matrix j = L / 8, addresses
@@ -3489,11 +3506,11 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
   int scale = cf32(g, latch_attention_scale(op));
   tc_rows w;
   tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
-  int k_head = mulc(g, w.bh, tk * hd), v_head = mulc(g, w.bh, tk * hdv), o_head = mulc(g, w.bh, tq * hdv);
+  int k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh), o_head = attention_head(g, o, w.bh);
   bool staged = attention_stages(k, v);
   int area = staged ? tc_warp_area(g) : -1, area_b = staged ? addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD)) : -1;
   int qa[TC_MAX_HEAD / 16][4];
-  tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
+  tc_fragments(g, &w, q, attention_head(g, q, w.bh), hd, qa);
   int init[4 + 4 * TC_MAX_HEAD / 8], args[4 + 4 * TC_MAX_HEAD / 8], results[4 + 4 * TC_MAX_HEAD / 8];
   init[0] = init[1] = cf32(g, -INFINITY);
   for (int64_t i = 2; i < n; ++i)
@@ -3536,7 +3553,7 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
         int value = fadd(g, fmul(g, results[4 + nt * 4 + i], fa[h]), fmul(g, other[4 + nt * 4 + i], fb[h]));
         int row, col;
         tc_place(g, &w, nt, i, &row, &col);
-        store_f32(g, o, add(g, o_head, add(g, mulc(g, row, hdv), col)), fdiv(g, value, l[h]));
+        store_f32(g, o, add(g, o_head, add(g, mulc(g, row, attention_row_stride(o)), col)), fdiv(g, value, l[h]));
       }
   }
   when_end(g);
@@ -3561,11 +3578,11 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   int scale = cf32(g, latch_attention_stats_scale(op));
   tc_rows w;
   tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
-  int k_head = mulc(g, w.bh, tk * hd);
+  int k_head = attention_head(g, k, w.bh);
   bool staged = attention_stages(k, NULL);
   int area = staged ? tc_warp_area(g) : -1;
   int qa[TC_MAX_HEAD / 16][4];
-  tc_fragments(g, &w, q, mulc(g, w.bh, tq * hd), hd, qa);
+  tc_fragments(g, &w, q, attention_head(g, q, w.bh), hd, qa);
   int init[4] = {cf32(g, -INFINITY), cf32(g, -INFINITY), cf32(g, 0.0), cf32(g, 0.0)}, args[4], results[4];
   int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), 4, init, f32_types, args, results);
   {
@@ -3590,11 +3607,13 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
     int m, fa, fb;
     int l = tc_merge_rows(g, results, other, h, &m, &fa, &fb);
     int lse = fadd(g, m, op1(g, "math.log", l, "f32"));
-    int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
+    int local = add(g, w.row0, addc(g, w.r, 8 * h)), row = add(g, mulc(g, w.bh, tq), local);
+    int do_row = add(g, attention_head(g, d_o, w.bh), mulc(g, local, attention_row_stride(d_o)));
+    int o_row = add(g, attention_head(g, o, w.bh), mulc(g, local, attention_row_stride(o)));
     int dot_part = cf32(g, 0.0);
     for (int64_t col = 0; col < hdv; col += 4) { /* hdv % 8 == 0 (attention_fits_tensor_cores) */
-      int index = add(g, mulc(g, row, hdv), addc(g, w.c, col));
-      dot_part = fadd(g, dot_part, fmul(g, load_f32(g, d_o, index), load_f32(g, o, index)));
+      int at = addc(g, w.c, col);
+      dot_part = fadd(g, dot_part, fmul(g, load_f32(g, d_o, add(g, do_row, at)), load_f32(g, o, add(g, o_row, at))));
     }
     int row_dot = quad_combine(g, "arith.addf", dot_part);
     store_row_stats(g, stats, row, lse, row_dot, w.c);
@@ -3633,8 +3652,8 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     /* query rows: dq */
     tc_rows w;
     tc_rows_begin(g, vt, tq, &w);
-    int q_head = mulc(g, w.bh, tq * hd), k_head = mulc(g, w.bh, tk * hd), v_head = mulc(g, w.bh, tk * hdv);
-    int o_head = mulc(g, w.bh, tq * hdv);
+    int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
+    int o_head = attention_head(g, d_o, w.bh);
     int qa[TC_MAX_HEAD / 16][4], doa[TC_MAX_HEAD / 16][4], lse[2], row_dot[2];
     tc_fragments(g, &w, q, q_head, hd, qa);
     tc_fragments(g, &w, d_o, o_head, hdv, doa);
@@ -3679,7 +3698,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
         int row, col;
         tc_place(g, &w, nt, i, &row, &col);
         int value = fmul(g, fadd(g, results[nt * 4 + i], other[nt * 4 + i]), scale);
-        store_f32(g, dq, add(g, q_head, add(g, mulc(g, row, hd), col)), value);
+        store_f32(g, dq, add(g, q_head, add(g, mulc(g, row, attention_row_stride(dq)), col)), value);
       }
     when_end(g);
   }
@@ -3688,8 +3707,8 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     /* key rows: dk and dv */
     tc_rows w;
     tc_rows_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, &w);
-    int q_head = mulc(g, w.bh, tq * hd), k_head = mulc(g, w.bh, tk * hd), v_head = mulc(g, w.bh, tk * hdv);
-    int o_head = mulc(g, w.bh, tq * hdv), stats_head = mulc(g, w.bh, tq * 2);
+    int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
+    int o_head = attention_head(g, d_o, w.bh), stats_head = mulc(g, w.bh, tq * 2);
     int n_dk = (int)(4 * hd / 8), n = n_dk + (int)(4 * hdv / 8);
     for (int i = 0; i < n; ++i)
       init[i] = zero;
@@ -3748,11 +3767,11 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
     for (int i = 0; i < n; ++i) {
       bool is_dk = i < n_dk;
-      int64_t width = is_dk ? hd : hdv;
+      const tensor_ref *grad = is_dk ? dk : dv;
       int e = is_dk ? i : i - n_dk, row, col;
       tc_place(g, &w, e / 4, e % 4, &row, &col);
       int value = fadd(g, results[i], other[i]);
-      store_f32(g, is_dk ? dk : dv, add(g, is_dk ? k_head : v_head, add(g, mulc(g, row, width), col)),
+      store_f32(g, grad, add(g, is_dk ? k_head : v_head, add(g, mulc(g, row, attention_row_stride(grad)), col)),
                 is_dk ? fmul(g, value, scale) : value);
     }
     when_end(g);
@@ -4256,6 +4275,23 @@ static bool read_io(lowerer *l, MlirOperation op, task_io *io) {
   for (int r = 0; r < io->out_count; ++r)
     if (!locate(l, op, mlirOperationGetResult(op, r), &io->out[r]))
       return false;
+  latch_op_kind kind = latch_op_kind_of(op);
+  bool takes_layout = kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
+                      kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
+  if (takes_layout && latch_attention_bthd(op)) {
+    /* q, k, v | o, do and o | dq, dk, dv: the tensors but stats */
+    int layout_in = kind == LATCH_OP_TASK_ATTENTION ? 3 : 4;
+    int layout_out = kind == LATCH_OP_TASK_ATTENTION ? 1 : kind == LATCH_OP_TASK_ATTENTION_STATS ? 0 : 3;
+    for (int i = 0; i < layout_in + layout_out; ++i) {
+      tensor_ref *t = i < layout_in ? &io->in[i] : &io->out[i - layout_in];
+      if (t->rank != 4 || t->kind == PLACE_CONST) {
+        report(l, op, "with layout = \"bthd\" every tensor but stats must be a 4-D tensor in memory");
+        return false;
+      }
+      int64_t t_dim = t->dims[1];
+      t->dims[1] = t->dims[2], t->dims[2] = t_dim, t->bthd = true;
+    }
+  }
   return true;
 }
 
@@ -4427,9 +4463,17 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
   default:
     break;
   }
-  if (!ok)
+  if (!ok) {
     report(l, op, "operand and result shapes do not fit this task (run latch-verify)");
-  return ok;
+    return false;
+  }
+  /* Only the tensor-core templates read the layout "bthd" (latch-fold-transposes writes it only there). */
+  if (io->in[0].bthd && !attention_fits_tensor_cores(&in[0], &in[1], &in[2], kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)) {
+    report(l, op, "layout = \"bthd\" is lowered on tensor cores only (bf16 q, k and v or o, heads of at most %d, "
+                  "query rows a multiple of 64, keys of 32, or 64 for the gradient)", TC_MAX_HEAD);
+    return false;
+  }
+  return true;
 }
 
 static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind kind) {

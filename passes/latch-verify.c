@@ -550,6 +550,10 @@ static int64_t size_of(MlirOperation op, const latch_op_desc *desc, const char *
     return latch_attr_int(op, name, 0);
   }
   MlirType type = type_of(value);
+  /* The relations name (B, H, T, d) dims; with layout = "bthd" H and T trade places (stats keeps its own). */
+  static const int bthd_place[4] = {0, 2, 1, 3};
+  if (latch_attention_bthd(op) && rank_of(type) == 4 && d >= 0 && d < 4 && strcmp(name, "stats") != 0)
+    d = bthd_place[d];
   if (d == LAST)
     appendf(what, "the last dim of '%s'", name);
   else
@@ -782,12 +786,29 @@ static void verify_rope_grad(verifier *v, MlirOperation op) {
   check_head_dim_even(v, op, latch_rope_grad_dy(op), "dy");
 }
 
-/* Causal masking compares query and key positions: task.attention and task.attention_grad need Tq == Tk. */
+/* Causal masking compares query and key positions: task.attention and task.attention_grad need Tq == Tk
+ * (dim 2, or dim 1 with layout = "bthd"). */
 static void check_causal_lengths(verifier *v, MlirOperation op, bool causal, MlirValue q, MlirValue k) {
-  int64_t tq = dim(type_of(q), 2), tk = dim(type_of(k), 2);
+  int64_t tq = latch_attention_dim(op, q, 2), tk = latch_attention_dim(op, k, 2);
+  int t_dim = latch_attention_bthd(op) ? 1 : 2;
   if (causal && tq != tk)
-    report(v, op, "with causal = true, dim 2 of 'k' must equal dim 2 of 'q' (got %lld and %lld)", (long long)tk,
-           (long long)tq);
+    report(v, op, "with causal = true, dim %d of 'k' must equal dim %d of 'q' (got %lld and %lld)", t_dim, t_dim,
+           (long long)tk, (long long)tq);
+}
+
+/* The optional `layout` (latch_attention_bthd): the string "bthd", and only where the lowering and the
+ * interpreter read it. */
+static void check_layout(verifier *v, MlirOperation op, latch_op_kind kind) {
+  MlirAttribute layout = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("layout"));
+  if (mlirAttributeIsNull(layout))
+    return;
+  bool takes_layout = kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
+                      kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
+  if (!takes_layout)
+    report(v, op, "attribute 'layout' is only for task.attention, task.attention_stats and "
+                  "task.attention_grad_from_stats");
+  else if (!mlirAttributeIsAString(layout) || !latch_attention_bthd(op))
+    report(v, op, "attribute 'layout' must be the string \"bthd\" (absent: [B, H, T, d])");
 }
 
 static void verify_attention(verifier *v, MlirOperation op) {
@@ -880,6 +901,7 @@ static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
   if (!check_values(v, op, desc))
     return MlirWalkResultAdvance;
   check_relations(v, op, desc);
+  check_layout(v, op, kind);
   if (op_rules[kind])
     op_rules[kind](v, op);
   return MlirWalkResultAdvance;

@@ -6,15 +6,18 @@
 // RUN:   | FileCheck %s --check-prefix=TWICE
 // RUN: not latch-opt %S/Inputs/f64-program.mlir --pass-pipeline='builtin.module(latch-form-intervals,latch-plan-arena,latch-lower-tasks)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=F64
+// RUN: not latch-opt %S/Inputs/bthd-f32-program.mlir --pass-pipeline='builtin.module(latch-form-intervals,latch-plan-arena,latch-lower-tasks)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BTHD
 //
 // What latch-lower-tasks refuses, each at the op concerned: no program, a program that is not planned
-// (UNPLANNED), lowering twice (TWICE), f64 tensors (F64), non-splat tensor constants, a result planned
-// over an input of a task that cannot run in place, a task.map body that uses a value from above that
-// is not a scalar constant.
+// (UNPLANNED), lowering twice (TWICE), f64 tensors (F64), layout = "bthd" off the tensor cores (BTHD),
+// non-splat tensor constants, a result planned over an input of a task that cannot run in place, a
+// task.map body that uses a value from above that is not a scalar constant.
 
 // UNPLANNED: error: latch-lower-tasks: the program has no arena.arena (run latch-plan-arena first)
 // TWICE: error: latch-lower-tasks: gpu.module @latch already holds @task_0 (run latch-lower-tasks once)
 // F64: error: latch-lower-tasks: the device stores f32, bf16 and i32 tensors only (f64 is rejected)
+// BTHD: bthd-f32-program.mlir:3:8: error: latch-lower-tasks: layout = "bthd" is lowered on tensor cores only (bf16 q, k and v or o, heads of at most 64, query rows a multiple of 64, keys of 32, or 64 for the gradient)
 
 // CHECK: [[@LINE+1]]:1: error: latch-lower-tasks: the module holds no interval.program (run latch-form-intervals first)
 module {

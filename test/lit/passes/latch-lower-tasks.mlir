@@ -1262,3 +1262,22 @@ func.func @matmul_deep(%a: tensor<2048x16384xbf16>, %b: tensor<16384x2048xbf16>)
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<2048x16384xbf16>, tensor<16384x2048xbf16>) -> tensor<2048x2048xf32>
   return %c : tensor<2048x2048xf32>
 }
+
+// -----
+
+// task.attention with layout = "bthd" (latch-fold-transposes): q, k, v, o are [B, T, H, d], so (b, h) starts
+// at element b T H d + h d (here bh / 2 * 2048 + bh % 2 * 16) and rows lie H d = 32 elements apart.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: %[[H:.*]] = arith.remui %[[BH:arg[0-9]+]], %c2_i64 : i64
+// CHECK-NEXT: %[[HOFF:.*]] = arith.muli %[[H]], %c16_i64 : i64
+// CHECK-NEXT: %[[B:.*]] = arith.divui %[[BH]], %c2_i64 : i64
+// CHECK-NEXT: %[[BOFF:.*]] = arith.muli %[[B]], %c2048_i64 : i64
+// CHECK-NEXT: arith.addi %[[BOFF]], %[[HOFF]] : i64
+// CHECK: arith.muli %{{.*}}, %c32_i64 : i64
+// CHECK: nvvm.mma.sync
+// CHECK: sym_name = "attention_bthd"
+func.func @attention_bthd(%q: tensor<1x64x2x16xbf16>, %k: tensor<1x64x2x16xbf16>, %v: tensor<1x64x2x16xbf16>) -> tensor<1x64x2x16xbf16> {
+  %o = "task.attention"(%q, %k, %v) {causal = true, layout = "bthd", scale = 2.500000e-01 : f64} : (tensor<1x64x2x16xbf16>, tensor<1x64x2x16xbf16>, tensor<1x64x2x16xbf16>) -> tensor<1x64x2x16xbf16>
+  return %o : tensor<1x64x2x16xbf16>
+}

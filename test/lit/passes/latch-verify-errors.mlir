@@ -2128,3 +2128,26 @@ func.func @f(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x9x4xf32>, %s: tensor<1x2x7x
   %r:3 = "task.attention_grad_from_stats"(%q, %k, %k, %q, %s) {causal = true, scale = 0.5} : (tensor<1x2x8x4xf32>, tensor<1x2x9x4xf32>, tensor<1x2x9x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x7x2xf32>) -> (tensor<1x2x8x4xf32>, tensor<1x2x9x4xf32>, tensor<1x2x9x4xf32>)
   return
 }
+
+// -----
+
+// layout: the string "bthd", only on the attention ops that read it; with it, T is dim 1
+func.func @f(%q: tensor<1x8x2x4xf32>, %k: tensor<1x9x2x4xf32>, %x: tensor<4xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:8: error: 'task.attention' with causal = true, dim 1 of 'k' must equal dim 1 of 'q' (got 9 and 8)
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:8: error: 'task.attention' attribute 'layout' must be the string "bthd" (absent: [B, H, T, d])
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:8: error: 'task.softmax' attribute 'layout' is only for task.attention, task.attention_stats and task.attention_grad_from_stats
+  %o = "task.attention"(%q, %k, %k) {causal = true, layout = "bthd", scale = 0.5} : (tensor<1x8x2x4xf32>, tensor<1x9x2x4xf32>, tensor<1x9x2x4xf32>) -> tensor<1x8x2x4xf32>
+  %p = "task.attention"(%q, %q, %q) {causal = true, layout = "bhtd", scale = 0.5} : (tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>) -> tensor<1x8x2x4xf32>
+  %s = "task.softmax"(%x) {layout = "bthd"} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// layout = "bthd" relates (B, H, T, d) dims as the default layout does: stats keeps [B, H, T, 2]
+func.func @f(%q: tensor<1x8x2x4xf32>, %s: tensor<1x8x2x2xf32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+2]]:10: error: 'task.attention_grad_from_stats' dim 1 of 'stats' must equal dim 2 of 'q' (got 8 and 2)
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:10: error: 'task.attention_grad_from_stats' dim 2 of 'stats' must equal dim 1 of 'q' (got 2 and 8)
+  %r:3 = "task.attention_grad_from_stats"(%q, %q, %q, %q, %s) {causal = true, layout = "bthd", scale = 0.5} : (tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x2xf32>) -> (tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>)
+  return
+}
