@@ -52,19 +52,13 @@ PIPELINES = {
     "forward-unsplit": "builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
                        "latch-lower-tasks,latch-lower-intervals{staged=true})",
     # latch-compile's passes as docs/device-abi.md lists them (written out so the bundle states what it ran).
-    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-form-intervals,latch-fuse-phases,"
-             "latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
-    # The same with latch-fold-transposes (attention in the layout "bthd"), not yet in latch-compile: its
-    # programs check it on the GPU against the references of the unfolded program.
+    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
+             "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
+             "latch-lower-intervals{staged=true})",
+    # forward with latch-fold-transposes: attention between [B, T, H, d] projections, as latch-compile has it.
     "forward-bthd": "builtin.module(latch-split-attention-grad,latch-fold-transposes,latch-form-intervals,latch-fuse-phases,"
                     "latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
-    "train-bthd": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
-                  "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
-                  "latch-lower-intervals{staged=true})",
 }
-# A program compiled by a variant pipeline (NAME-bthd by PIPELINE-bthd) computes what NAME does: it shares
-# NAME's cached references (test/gpu/references/NAME).
-VARIANT_SUFFIX = "-bthd"
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at
 # full size would take hours in fp64 and its references would not fit the bundle; its gradients are
 # checked against PyTorch fp64 on the GPU machine instead).
@@ -245,7 +239,7 @@ def bundle_program(p, build, out, skipped, compile_program=True):
         shutil.copy(os.path.join(REPO, p["source"]), src)
         params = 0
     program = os.path.join(pdir, "program.mlir")
-    if p["pipeline"] in ("train", "train-bthd"):
+    if p["pipeline"] == "train":
         r = run([tools["latch-opt"], src, "--pass-pipeline=builtin.module(latch-train)", "-o", program])
         if r.returncode:
             raise RuntimeError(f"latch-train failed: {first_lines(r.stderr)}")
@@ -292,7 +286,7 @@ def bundle_program(p, build, out, skipped, compile_program=True):
         exp = os.path.join(pdir, "expected")
         os.makedirs(exp)
         interp = [tools["latch-interp"], "program.mlir", "--entry", p["entry"]] + run_args
-        if p["pipeline"] in ("train", "train-bthd"):
+        if p["pipeline"] == "train":
             one = interp + ["--train-steps", "1", "--output-dir", "expected/fp64"]
         else:
             one = interp + ["--output-dir", "expected/fp64"]
@@ -332,8 +326,6 @@ def copy_cached_reference(p, pdir):
     """expected/losses-fp32.txt (and losses-bf16.txt) from test/gpu/references/<name>/ when they were made
     from this program.mlir with these run arguments."""
     name = p["name"]
-    if p["pipeline"].endswith(VARIANT_SUFFIX) and name.endswith(VARIANT_SUFFIX):
-        name = name[: -len(VARIANT_SUFFIX)]
     ref = os.path.join(REFERENCES, name)
     losses, stamp = os.path.join(ref, "losses-fp32.txt"), os.path.join(ref, "program.sha256")
     if not (os.path.exists(losses) and os.path.exists(stamp)):
