@@ -195,6 +195,72 @@ int64_t latch_small_product_outputs_per_tile(int64_t k) {
   return k >= 32 ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
 }
 
+static double tensor_bytes(MlirValue value) {
+  MlirType type = mlirValueGetType(value);
+  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type))
+    return 0;
+  MlirType element = mlirShapedTypeGetElementType(type);
+  double size = mlirTypeIsABF16(element) ? 2 : mlirTypeIsAF64(element) ? 8 : 4;
+  return size * (double)latch_type_element_count(type);
+}
+
+/* Whether a product's operands are bf16 (tensor cores) rather than f32 (the fp32 tiles). */
+static bool bf16_operands(MlirOperation task) {
+  for (intptr_t i = 0; i < 2; ++i)
+    if (!mlirTypeIsABF16(mlirShapedTypeGetElementType(mlirValueGetType(mlirOperationGetOperand(task, i)))))
+      return false;
+  return true;
+}
+
+double latch_task_tile_cost_ns(MlirOperation task) {
+  /* flops per ns of one CTA: 128 x 128 tiles on tensor cores, the same tiles in fp32 (a router weight
+   * gradient tile, 128 x 128 x 128 in fp32, took 51 us), attention on tensor cores; bytes per ns */
+  enum { TENSOR_CORE_RATE = 1300, FP32_RATE = 82, ATTENTION_RATE = 400, BYTES_PER_NS = 15 };
+  double tiles = (double)latch_task_tile_count(task);
+  if (mlirOperationGetNumResults(task) == 0 || latch_reshape_is_view(task))
+    return 0;
+  MlirType out = mlirValueGetType(mlirOperationGetResult(task, 0));
+  latch_op_kind kind = latch_op_kind_of(task);
+  bool product = kind == LATCH_OP_TASK_MATMUL || kind == LATCH_OP_TASK_GROUPED_MATMUL ||
+                 kind == LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD;
+  MlirType a = product ? mlirValueGetType(mlirOperationGetOperand(task, 0)) : out; /* products have 2 or 3 */
+  double tile_flops = 2.0 * 128 * 128, rate = product && bf16_operands(task) ? TENSOR_CORE_RATE : FP32_RATE;
+  switch (kind) {
+  case LATCH_OP_TASK_MATMUL: { /* whole 128 x 128 tiles, however few of their columns are used */
+    int64_t k = dim_from_end(a, latch_matmul_transpose_a(task) ? 1 : 0);
+    if (!latch_matmul_is_small(dim_from_end(out, 2), dim_from_end(out, 1), dim_from_end(out, 0),
+                               latch_matmul_transpose_a(task)))
+      return tile_flops * (double)ceil_div(k, latch_matmul_k_slices(task)) / rate;
+    break; /* element by element: its bytes */
+  }
+  case LATCH_OP_TASK_GROUPED_MATMUL: /* x [R, K]: a pair's rows, about a tile of them, times K */
+    return tile_flops * (double)dim_from_end(a, 0) / rate;
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: /* x [R, K], dw [G, K, N]: a group's rows */
+    return tile_flops * (double)rows(a) / (double)mlirShapedTypeGetDimSize(out, 0) / rate;
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_STATS:
+  case LATCH_OP_TASK_ATTENTION_GRAD:
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
+    /* per (b, h): S = q k^T (Tq Tk hd), plus P v in the forward and four more products in the gradient */
+    MlirValue q = mlirOperationGetOperand(task, 0), k = mlirOperationGetOperand(task, 1);
+    double heads = (double)(latch_attention_dim(task, q, 0) * latch_attention_dim(task, q, 1));
+    double scores = (double)(latch_attention_dim(task, q, 2) * latch_attention_dim(task, k, 2));
+    double hd = (double)latch_attention_dim(task, q, 3);
+    double products = kind == LATCH_OP_TASK_ATTENTION_STATS ? 1 : kind == LATCH_OP_TASK_ATTENTION ? 2 : 5;
+    bool causal = latch_attr_bool(task, "causal", false);
+    return 2 * heads * scores * hd * products * (causal ? 0.5 : 1) / tiles / ATTENTION_RATE;
+  }
+  default:
+    break;
+  }
+  double bytes = 0;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(task); ++i)
+    bytes += tensor_bytes(mlirOperationGetOperand(task, i));
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(task); ++i)
+    bytes += tensor_bytes(mlirOperationGetResult(task, i));
+  return bytes / tiles / BYTES_PER_NS;
+}
+
 /* Output tiles of 128 x 128 for matrix products (times the k slices of latch_matmul_k_slices; the small
  * element-wise products of latch_matmul_is_small by output elements), LATCH_WARP_ROW_TILE rows for the
  * warp-per-row ops, 64 rows for the other row-wise ops, 8192 elements for

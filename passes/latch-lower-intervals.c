@@ -49,6 +49,7 @@ typedef struct lower_options {
   int64_t min_ctas_per_sm;
   bool tile_counter;
   bool trace_tiles;
+  int64_t spin_sleep_ns;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -68,6 +69,10 @@ static const latch_pass_option lower_option_table[] = {
      "then lists the slowest tasks); off by default because it makes LLVM's code generation of the kernel "
      "about 2.5 times slower",
      offsetof(lower_options, trace_tiles)},
+    {"spin-sleep", LATCH_OPTION_INT, "200",
+     "nanoseconds that a CTA waiting at the grid barrier sleeps between two reads of the counter "
+     "(nanosleep: fewer issue slots and L2 reads taken from the CTA that shares its SM); 0: no sleep",
+     offsetof(lower_options, spin_sleep_ns)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -125,6 +130,7 @@ typedef struct lowerer {
   bool staged; /* also write the staged kernels */
   int64_t min_ctas_per_sm; /* .minnctapersm of @latch_main; 0 for none */
   bool tile_counter;       /* @latch_main takes tiles from the tile counter (else round robin) */
+  int64_t spin_sleep_ns;   /* latch-lower-intervals{spin-sleep} */
   bool trace_tiles;        /* and records each tile's begin and end when tracing */
   int errors;
 } lowerer;
@@ -291,7 +297,8 @@ static bool read_program(lowerer *l) {
 
 typedef struct writer {
   latch_text *t;
-  int next; /* the next %vN */
+  int next;              /* the next %vN */
+  int64_t spin_sleep_ns; /* latch-lower-intervals{spin-sleep} */
 } writer;
 
 static int fresh(writer *w) { return w->next++; }
@@ -491,6 +498,11 @@ static void write_barrier(writer *w, int interval, bool trace) {
   latch_text_put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, target);
   latch_text_put(t, "        scf.condition(%%v%d)\n", wait);
   latch_text_put(t, "      } do {\n");
+  if (w->spin_sleep_ns > 0) {
+    int sleep = fresh(w);
+    latch_text_put(t, "        %%v%d = arith.constant %lld : i32\n", sleep, (long long)w->spin_sleep_ns);
+    latch_text_put(t, "        nvvm.nanosleep %%v%d\n", sleep);
+  }
   latch_text_put(t, "        scf.yield\n");
   latch_text_put(t, "      }\n");
   latch_text_put(t, "    }\n");
@@ -541,7 +553,7 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, latch_text *t) {
-  writer w = {t, 0};
+  writer w = {t, 0, l->spin_sleep_ns};
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   if (l->tile_counter)
     latch_text_put(t, "  llvm.mlir.global internal @latch_next_tile() {addr_space = 3 : i32, alignment = 4 : i64} : "
@@ -992,6 +1004,11 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.staged = ((const lower_options *)options)->staged;
   l.min_ctas_per_sm = ((const lower_options *)options)->min_ctas_per_sm;
   l.tile_counter = ((const lower_options *)options)->tile_counter;
+  l.spin_sleep_ns = ((const lower_options *)options)->spin_sleep_ns;
+  if (l.spin_sleep_ns < 0 || l.spin_sleep_ns > 1000000) { /* nanosleep sleeps at most 1 ms */
+    mlirEmitError(mlirOperationGetLocation(module), "latch-lower-intervals: spin-sleep must be 0..1000000 ns");
+    return mlirLogicalResultFailure();
+  }
   l.trace_tiles = l.tile_counter && ((const lower_options *)options)->trace_tiles;
   if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
     insert_kernel(&l);

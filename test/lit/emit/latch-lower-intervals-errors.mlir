@@ -1,6 +1,14 @@
 // RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-lower-intervals)' 2>&1 \
 // RUN:   | FileCheck %s --implicit-check-not=error:
+// RUN: not latch-opt %S/Inputs/two-intervals.mlir --pass-pipeline='builtin.module(latch-lower-intervals{spin-sleep=2000000})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SLEEP
+// RUN: latch-opt %S/Inputs/two-intervals.mlir --pass-pipeline='builtin.module(latch-lower-intervals{spin-sleep=0})' \
+// RUN:   | FileCheck %s --check-prefix=NO-SLEEP
 // What latch-lower-intervals refuses: each case pins the message and its line.
+// SLEEP: error: latch-lower-intervals: spin-sleep must be 0..1000000 ns
+// NO-SLEEP-NOT: nvvm.nanosleep
+// NO-SLEEP: gpu.func @latch_main
+// NO-SLEEP-NOT: nvvm.nanosleep
 
 // CHECK: {{.*}}latch-lower-intervals-errors.mlir:[[@LINE+1]]:1: error: latch-lower-intervals: the module holds no interval.program (run latch-form-intervals first)
 module {

@@ -1,12 +1,14 @@
-// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases,latch-verify)' 2>%t.err \
+// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{order=false},latch-verify)' 2>%t.err \
 // RUN:   | FileCheck %s
 // RUN: FileCheck %s -DFILE=%s --check-prefix=ERR --implicit-check-not=error: < %t.err
-// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{merge=false},latch-verify)' 2>/dev/null \
+// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{merge=false order=false},latch-verify)' 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=KEEP
-// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{fuse-maps=false absorb=false},latch-verify)' 2>/dev/null \
+// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{fuse-maps=false absorb=false order=false},latch-verify)' 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=MERGE-ONLY
-// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{balance=false},latch-verify)' 2>/dev/null \
+// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases{balance=false order=false},latch-verify)' 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=ASAP
+// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases,latch-verify)' 2>/dev/null \
+// RUN:   | FileCheck %s --check-prefix=ORDER
 // RUN: latch-gen tinymoe --layers 1 --d-model 64 --heads 4 --experts 4 --ffn 128 --vocab 256 --batch 2 --seq 16 \
 // RUN:   | latch-opt --pass-pipeline='builtin.module(latch-train,latch-form-intervals,latch-fuse-phases,latch-verify)' \
 // RUN:   | FileCheck %s --check-prefix=MOE
@@ -694,4 +696,24 @@ func.func @adamw_reader(%p: tensor<16xf32>, %m: tensor<16xf32>, %v: tensor<16xf3
   %c = "task.convert"(%p) : (tensor<16xf32>) -> tensor<16xbf16>
   %p1, %m1, %v1 = "task.adamw"(%p, %h, %m, %v, %step) {beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, eps = 1.000000e-08 : f64, lr = 1.000000e-02 : f64, weight_decay = 1.000000e-01 : f64} : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<i32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
   return %p1, %m1, %v1, %c : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xbf16>
+}
+
+// -----
+
+// order (the default; the cases above run with order=false): an interval's tasks heaviest tiles first
+// (latch_task_tile_cost_ns: the product's 128 x 128 tiles of k = 256 before the map's 8192 elements),
+// each after what it reads in the interval; the name stays that of program order.
+// ORDER-LABEL: "interval.program"() ({
+// ORDER: "interval.interval"() {name = "i0.map+1"}
+// ORDER-NEXT: "task.matmul"
+// ORDER-NEXT: "task.map"
+// ORDER: sym_name = "heaviest_first"
+func.func @heaviest_first(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>, %x: tensor<64x8xf32>) -> (tensor<64x8xf32>, tensor<256x256xf32>) {
+  %m = "task.map"(%x) ({
+  ^bb0(%u: f32):
+    %q = arith.negf %u : f32
+    gpu.yield %q : f32
+  }) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<64x8xf32>) -> tensor<64x8xf32>
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
+  return %m, %c : tensor<64x8xf32>, tensor<256x256xf32>
 }
