@@ -191,6 +191,25 @@ bool latch_matmul_is_small(int64_t batch, int64_t m, int64_t n, bool transpose_a
   return (batch > 1 && m % 128 != 0) || narrow;
 }
 
+int64_t latch_narrow_sliced_depth(int64_t batch, int64_t m, int64_t n, int64_t k, bool transpose_a, bool transpose_b) {
+  if (batch != 1 || !transpose_a || transpose_b || n > LATCH_NARROW_PRODUCT_COLUMNS || m < 1 || n < 1 ||
+      k % 8 != 0 || k < LATCH_NARROW_SLICED_MIN_DEPTH)
+    return 0;
+  int64_t depth = ceil_div(k, LATCH_NARROW_SLICED_MAX_SLICES);
+  depth = ceil_div(depth, 8) * 8;
+  return depth > LATCH_NARROW_SLICED_DEPTH ? depth : LATCH_NARROW_SLICED_DEPTH;
+}
+
+/* The depth of `matmul` in the k-sliced narrow form, or 0. */
+static int64_t narrow_sliced_depth_of(MlirOperation matmul) {
+  MlirType a = mlirValueGetType(mlirOperationGetOperand(matmul, 0));
+  MlirType out = mlirValueGetType(mlirOperationGetResult(matmul, 0));
+  bool transpose_a = latch_matmul_transpose_a(matmul);
+  return latch_narrow_sliced_depth(mlirShapedTypeGetRank(out) == 3 ? dim_from_end(out, 2) : 1, dim_from_end(out, 1),
+                                   dim_from_end(out, 0), dim_from_end(a, transpose_a ? 1 : 0), transpose_a,
+                                   latch_matmul_transpose_b(matmul));
+}
+
 int64_t latch_small_product_outputs_per_tile(int64_t k) {
   return k >= 32 ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
 }
@@ -227,7 +246,9 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   double tile_flops = 2.0 * 128 * 128, rate = product && bf16_operands(task) ? TENSOR_CORE_RATE : FP32_RATE;
   switch (kind) {
   case LATCH_OP_TASK_MATMUL: { /* whole 128 x 128 tiles, however few of their columns are used */
-    int64_t k = dim_from_end(a, latch_matmul_transpose_a(task) ? 1 : 0);
+    int64_t k = dim_from_end(a, latch_matmul_transpose_a(task) ? 1 : 0), depth = narrow_sliced_depth_of(task);
+    if (depth > 0) /* a thread per output, 8 loads in flight: about 250 ns per 8 of k */
+      return (double)depth / 8 * 250;
     if (!latch_matmul_is_small(dim_from_end(out, 2), dim_from_end(out, 1), dim_from_end(out, 0),
                                latch_matmul_transpose_a(task)))
       return tile_flops * (double)ceil_div(k, latch_matmul_k_slices(task)) / rate;
@@ -279,7 +300,11 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_MATMUL: {
     MlirType a = mlirValueGetType(mlirOperationGetOperand(task, 0));
     bool transpose_a = latch_matmul_transpose_a(task);
-    int64_t k = dim_from_end(a, transpose_a ? 1 : 0);
+    int64_t k = dim_from_end(a, transpose_a ? 1 : 0), depth = narrow_sliced_depth_of(task);
+    if (depth > 0) { /* 256 output elements times the slices of k */
+      tiles = ceil_div(latch_type_element_count(out), 256) * ceil_div(k, depth);
+      break;
+    }
     if (latch_matmul_is_small(dim_from_end(out, 2), dim_from_end(out, 1), dim_from_end(out, 0), transpose_a)) {
       tiles = ceil_div(latch_type_element_count(out), latch_small_product_outputs_per_tile(k));
       break;

@@ -83,6 +83,17 @@ int64_t latch_matmul_k_slices(MlirOperation matmul);
 #define LATCH_SMALL_PRODUCT_THREAD_OUTPUTS 2048
 #define LATCH_NARROW_PRODUCT_COLUMNS 16
 bool latch_matmul_is_small(int64_t batch, int64_t m, int64_t n, bool transpose_a);
+/* The k-sliced narrow product: an unbatched c = a^T b (transpose_a, not transpose_b) with at most
+ * LATCH_NARROW_PRODUCT_COLUMNS columns and a deep k (a multiple of 8, at least
+ * LATCH_NARROW_SLICED_MIN_DEPTH), TinyMoE's router weight gradient [512, 8] over the tokens. The tiled form
+ * computed it in 128 x 128 fp32 tiles of which 8 columns were used (51 us per tile of k = 128 on the
+ * H200, the longest tile of its interval); this form gives each output element a thread, 256 per tile,
+ * and splits k into slices of the returned depth (a multiple of 8, at most LATCH_NARROW_SLICED_MAX_SLICES
+ * slices) whose partial sums the last slice to arrive adds in slice order. 0 when the form does not apply. */
+#define LATCH_NARROW_SLICED_MIN_DEPTH 512
+#define LATCH_NARROW_SLICED_DEPTH 128
+#define LATCH_NARROW_SLICED_MAX_SLICES 64
+int64_t latch_narrow_sliced_depth(int64_t batch, int64_t m, int64_t n, int64_t k, bool transpose_a, bool transpose_b);
 int64_t latch_small_product_outputs_per_tile(int64_t k);
 
 /* task.bucket with at most this many buckets counts them by warp ballots (one tile per 256 sort

@@ -1822,6 +1822,58 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
+/* The k-sliced narrow product (latch_narrow_sliced_depth): c[i, j] = sum_k a[k, i] b[k, j] with a thread per
+ * output element e = i n + j (consecutive threads read neighbouring a and b elements of one k), 256 per
+ * tile, and k cut into slices of `depth`: vt = tile * slices + slice. A slice sums its k in increasing order,
+ * 8 elements of a and b loaded before their 8 products so that the loads overlap, stores its partial sum
+ * in task scratch (thread t of virtual tile vt at vt 256 + t), and the slice that arrives last at the tile's
+ * counter adds the partials in slice order (so the sum's order does not depend on arrival), stores c and
+ * resets the counter. */
+static void gen_matmul_narrow_sliced(gen *g, task_io *io, int64_t depth) {
+  const tensor_ref *a = &io->in[0], *b = &io->in[1], *c = &io->out[0];
+  int64_t m = dim(c, 0), n = dim(c, 1), k = dim(a, 0);
+  int64_t outputs = m * n, out_tiles = ceil_div(outputs, CTA_THREADS), slices = ceil_div(k, depth);
+  int partials = pooled_scratch(g, out_tiles * slices * CTA_THREADS);
+  int arrivals = task_scratch(g, "arrivals", out_tiles, "i32");
+  int vt = tiles_begin(g, out_tiles * slices);
+  int tile = divc(g, vt, slices), slice = remc(g, vt, slices);
+  int e = add(g, mulc(g, tile, CTA_THREADS), g->tid);
+  int valid = cmpi(g, "slt", e, ci64(g, outputs), "i64");
+  int safe = sel(g, valid, e, ci64(g, 0), "i64"); /* threads past the outputs read element 0 and store nothing */
+  int i = divc(g, safe, n), j = remc(g, safe, n);
+  int lo = mulc(g, slice, depth), hi = mini(g, addc(g, lo, depth), ci64(g, k)); /* k % 8 == 0, depth % 8 == 0 */
+  int acc, sum;
+  int kk = loop1_begin(g, lo, hi, ci64(g, 8), cf32(g, 0.0), "f32", &acc, &sum);
+  int xs[8], ys[8];
+  for (int u = 0; u < 8; ++u) {
+    xs[u] = load_f32(g, a, add(g, mulc(g, addc(g, kk, u), m), i));
+    ys[u] = load_f32(g, b, add(g, mulc(g, addc(g, kk, u), n), j));
+  }
+  int next = acc;
+  for (int u = 0; u < 8; ++u)
+    next = fadd(g, next, fmul(g, xs[u], ys[u]));
+  loop1_end(g, next, "f32");
+  ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", sum,
+     scratch_address(g, partials, add(g, mulc(g, vt, CTA_THREADS), g->tid), "f32"));
+  ln(g, "llvm.fence syncscope(\"device\") release");
+  int counter = scratch_address(g, arrivals, tile, "i32");
+  need_shared(g, 1);
+  int last = arrived_last(g, counter, slices, ci64(g, 0));
+  when_begin(g, last);
+  int total, done;
+  int s = loop1_begin(g, ci64(g, 0), ci64(g, slices), ci64(g, 1), cf32(g, 0.0), "f32", &total, &done);
+  int at = add(g, mulc(g, add(g, mulc(g, tile, slices), s), CTA_THREADS), g->tid);
+  loop1_end(g, fadd(g, total, scratch_load_f32(g, scratch_address(g, partials, at, "f32"))), "f32");
+  when_begin(g, valid);
+  store_f32(g, c, e, done);
+  when_end(g);
+  when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
+  reset_arrivals(g, counter);
+  when_end(g);
+  when_end(g);
+  loop_end(g);
+}
+
 /* c[b, i, j] = sum_k op(a)[b, i, k] op(b)[b, k, j], fp32 accumulation in increasing k. Output tiles of
  * 128 x 128 over the [batch * M, N] view of c, in row-major tile order, each one tiled product (a tile
  * lies in one batch when M is a multiple of 128; otherwise the elementwise form). */
@@ -1833,6 +1885,11 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   int64_t k = ta ? dim(a, r - 2) : dim(a, r - 1);
   if (latch_matmul_is_small(batch, m, n, ta)) {
     gen_matmul_elementwise(g, io, op);
+    return;
+  }
+  int64_t narrow_depth = latch_narrow_sliced_depth(batch, m, n, k, ta, tb);
+  if (narrow_depth > 0) {
+    gen_matmul_narrow_sliced(g, io, narrow_depth);
     return;
   }
   int64_t rows = batch * m, tile_cols = ceil_div(n, MATMUL_TILE), out_tiles = ceil_div(rows, MATMUL_TILE) * tile_cols;

@@ -1281,3 +1281,26 @@ func.func @attention_bthd(%q: tensor<1x64x2x16xbf16>, %k: tensor<1x64x2x16xbf16>
   %o = "task.attention"(%q, %k, %v) {causal = true, layout = "bthd", scale = 2.500000e-01 : f64} : (tensor<1x64x2x16xbf16>, tensor<1x64x2x16xbf16>, tensor<1x64x2x16xbf16>) -> tensor<1x64x2x16xbf16>
   return %o : tensor<1x64x2x16xbf16>
 }
+
+// -----
+
+// The k-sliced narrow product (c = a^T b, 8 columns, k = 512): a thread per output element, 2 tiles of
+// 256 outputs times 4 slices of 128 (8 virtual tiles), 8 elements of k per step; each slice's partial goes
+// to scratch (release), the last of the tile's 4 arrivals (acquire) adds them in slice order.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c8_i64 step %c8_i64 : i64 {
+// CHECK-NEXT: %[[TILE:.*]] = arith.divui %[[VT]], %c4_i64 : i64
+// CHECK-NEXT: %[[SLICE:.*]] = arith.remui %[[VT]], %c4_i64 : i64
+// CHECK: %[[LO:.*]] = arith.muli %[[SLICE]], %c128_i64 : i64
+// CHECK: scf.for %{{.*}} = %[[LO]] to %{{.*}} step %c8_i64 iter_args(%{{.*}} = %cst) -> (f32) : i64 {
+// CHECK-COUNT-16: llvm.load
+// CHECK: llvm.fence syncscope("device") release
+// CHECK: llvm.atomicrmw add
+// CHECK: llvm.fence syncscope("device") acquire
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c4_i64 step %c1_i64 iter_args(%{{.*}} = %cst) -> (f32) : i64 {
+// CHECK: sym_name = "narrow_sliced"
+func.func @narrow_sliced(%x: tensor<512x64xf32>, %dy: tensor<512x8xf32>) -> tensor<64x8xf32> {
+  %dw = "task.matmul"(%x, %dy) {transpose_a = true, transpose_b = false} : (tensor<512x64xf32>, tensor<512x8xf32>) -> tensor<64x8xf32>
+  return %dw : tensor<64x8xf32>
+}
