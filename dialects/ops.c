@@ -204,6 +204,19 @@ bool latch_grouped_matmul_transpose_w(MlirOperation op) { return latch_attr_bool
 
 bool latch_attention_bthd(MlirOperation op) { return latch_ref_is(latch_attr_string(op, "layout"), "bthd"); }
 
+bool latch_op_takes_layout(latch_op_kind kind) {
+  return kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
+         kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
+}
+
+int latch_layout_operand_count(latch_op_kind kind) {
+  return !latch_op_takes_layout(kind) ? 0 : kind == LATCH_OP_TASK_ATTENTION ? 3 : 4;
+}
+
+int latch_layout_result_count(latch_op_kind kind) {
+  return kind == LATCH_OP_TASK_ATTENTION ? 1 : kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS ? 3 : 0;
+}
+
 int64_t latch_attention_dim(MlirOperation op, MlirValue value, intptr_t i) {
   static const intptr_t bthd_place[4] = {0, 2, 1, 3}; /* (B, H, T, d) in [B, T, H, d] */
   return mlirShapedTypeGetDimSize(mlirValueGetType(value), latch_attention_bthd(op) ? bthd_place[i] : i);

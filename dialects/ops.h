@@ -126,6 +126,12 @@ bool latch_grouped_matmul_transpose_w(MlirOperation op);
  * o, do, dq, dk, dv; not stats) as [B, T, H, d], the layout of the projections around them, so that no
  * transpose is needed (latch-fold-transposes writes it). */
 bool latch_attention_bthd(MlirOperation op);
+/* Whether ops of `kind` take `layout` (task.attention, task.attention_stats,
+ * task.attention_grad_from_stats), and how many of their leading operands and results are the
+ * [B, H, T, d] tensors it places (q, k, v | o, do; o | dq, dk, dv; stats is neither). */
+bool latch_op_takes_layout(latch_op_kind kind);
+int latch_layout_operand_count(latch_op_kind kind);
+int latch_layout_result_count(latch_op_kind kind);
 /* Dim `i` (0 B, 1 H, 2 T, 3 d) of a 4-D tensor of attention op `op` (q, k, v, o, do, dq, dk, dv), in
  * whichever layout `op` stores it. */
 int64_t latch_attention_dim(MlirOperation op, MlirValue value, intptr_t i);

@@ -891,8 +891,7 @@ static latch_tensor *swap_dims_1_2(const latch_tensor *x) {
  * the values are those of the transposes that latch-fold-transposes removed. */
 static bool run_kernel_bthd(MlirOperation op, latch_op_kind kind, latch_tensor **in, latch_tensor **out) {
   /* q, k, v | o, do are the leading operands; the results but stats are [B, H, T, d] too. */
-  intptr_t layout_in = kind == LATCH_OP_TASK_ATTENTION ? 3 : 4;
-  intptr_t layout_out = kind == LATCH_OP_TASK_ATTENTION ? 1 : kind == LATCH_OP_TASK_ATTENTION_STATS ? 0 : 3;
+  intptr_t layout_in = latch_layout_operand_count(kind), layout_out = latch_layout_result_count(kind);
   latch_tensor *swapped_in[5] = {0}, *swapped_out[3] = {0}, *use_in[5], *use_out[3];
   bool ok = true;
   for (intptr_t i = 0; i < 5; ++i) {
@@ -932,9 +931,7 @@ static bool run_task_kernel(frame *f, MlirOperation op, latch_op_kind kind, latc
                     desc->operand_count, desc->result_count);
   if (kind == LATCH_OP_TASK_MAP)
     return run_map(f, op, in, n_in, out, n_out);
-  bool takes_layout = kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
-                      kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
-  if (takes_layout && latch_attention_bthd(op))
+  if (latch_op_takes_layout(kind) && latch_attention_bthd(op))
     return run_kernel_bthd(op, kind, in, out);
   return run_kernel(op, kind, in, out);
 }

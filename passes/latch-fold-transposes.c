@@ -38,15 +38,8 @@ typedef struct folder {
   size_t count;
 } folder;
 
-/* How many leading operands and results of `op` are [B, H, T, d] tensors (the rest: stats). */
-static int layout_operands(MlirOperation op) { return latch_op_kind_of(op) == LATCH_OP_TASK_ATTENTION ? 3 : 4; }
-static int layout_results(MlirOperation op) {
-  switch (latch_op_kind_of(op)) {
-  case LATCH_OP_TASK_ATTENTION: return 1;
-  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: return 3;
-  default: return 0;
-  }
-}
+static int layout_operands(MlirOperation op) { return latch_layout_operand_count(latch_op_kind_of(op)); }
+static int layout_results(MlirOperation op) { return latch_layout_result_count(latch_op_kind_of(op)); }
 
 static bool is_fused(MlirOperation op) {
   return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("task.fused")));
@@ -71,12 +64,6 @@ static bool is_swap(MlirOperation op) {
   return true;
 }
 
-static bool is_attention(MlirOperation op) {
-  latch_op_kind kind = latch_op_kind_of(op);
-  return kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
-         kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
-}
-
 /* The swap transpose that defines `value`, or null; also null when it transposes a [B, H, T, d] result of
  * an attention op, whose layout this pass may change. */
 static MlirOperation swap_transpose(MlirValue value) {
@@ -84,7 +71,7 @@ static MlirOperation swap_transpose(MlirValue value) {
     return (MlirOperation){NULL};
   MlirOperation op = mlirOpResultGetOwner(value);
   MlirValue source = mlirOperationGetOperand(op, 0);
-  if (mlirValueIsAOpResult(source) && is_attention(mlirOpResultGetOwner(source)))
+  if (mlirValueIsAOpResult(source) && latch_op_takes_layout(latch_op_kind_of(mlirOpResultGetOwner(source))))
     return (MlirOperation){NULL};
   return op;
 }
@@ -223,27 +210,24 @@ static void rewrite(MlirOperation op, MlirOperation *converts, MlirValue *moved,
   }
 }
 
+/* Appends each attention op (latch_op_takes_layout) to the folder; stops the walk when memory runs out. */
+static MlirWalkResult collect_op(MlirOperation op, void *user_data) {
+  folder *f = user_data;
+  if (!latch_op_takes_layout(latch_op_kind_of(op)))
+    return MlirWalkResultAdvance;
+  MlirOperation *grown = realloc(f->ops, (f->count + 1) * sizeof(*grown));
+  if (!grown)
+    return MlirWalkResultInterrupt;
+  f->ops = grown;
+  f->ops[f->count++] = op;
+  return MlirWalkResultAdvance;
+}
+
 static bool collect(MlirOperation module, folder *f) {
-  static const latch_op_kind kinds[3] = {LATCH_OP_TASK_ATTENTION, LATCH_OP_TASK_ATTENTION_STATS,
-                                         LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS};
   f->ops = NULL, f->chosen = NULL, f->count = 0;
-  for (int k = 0; k < 3; ++k) {
-    MlirOperation *ops;
-    size_t count;
-    if (!latch_ops_of_kind(module, kinds[k], &ops, &count))
-      return false;
-    MlirOperation *all = count ? realloc(f->ops, (f->count + count) * sizeof(*all)) : f->ops;
-    if (count && !all) {
-      free(ops);
-      return false;
-    }
-    for (size_t i = 0; i < count; ++i)
-      all[f->count + i] = ops[i];
-    f->ops = all, f->count += count;
-    free(ops);
-  }
+  mlirOperationWalk(module, collect_op, f, MlirWalkPostOrder);
   f->chosen = calloc(f->count ? f->count : 1, sizeof(bool));
-  return f->chosen != NULL;
+  return f->chosen != NULL && (f->count == 0 || f->ops != NULL);
 }
 
 static MlirLogicalResult run(MlirOperation module, const void *options) {

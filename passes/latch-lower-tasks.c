@@ -4333,12 +4333,8 @@ static bool read_io(lowerer *l, MlirOperation op, task_io *io) {
     if (!locate(l, op, mlirOperationGetResult(op, r), &io->out[r]))
       return false;
   latch_op_kind kind = latch_op_kind_of(op);
-  bool takes_layout = kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
-                      kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
-  if (takes_layout && latch_attention_bthd(op)) {
-    /* q, k, v | o, do and o | dq, dk, dv: the tensors but stats */
-    int layout_in = kind == LATCH_OP_TASK_ATTENTION ? 3 : 4;
-    int layout_out = kind == LATCH_OP_TASK_ATTENTION ? 1 : kind == LATCH_OP_TASK_ATTENTION_STATS ? 0 : 3;
+  if (latch_op_takes_layout(kind) && latch_attention_bthd(op)) {
+    int layout_in = latch_layout_operand_count(kind), layout_out = latch_layout_result_count(kind);
     for (int i = 0; i < layout_in + layout_out; ++i) {
       tensor_ref *t = i < layout_in ? &io->in[i] : &io->out[i - layout_in];
       if (t->rank != 4 || t->kind == PLACE_CONST) {

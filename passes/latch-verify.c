@@ -802,9 +802,7 @@ static void check_layout(verifier *v, MlirOperation op, latch_op_kind kind) {
   MlirAttribute layout = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("layout"));
   if (mlirAttributeIsNull(layout))
     return;
-  bool takes_layout = kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
-                      kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
-  if (!takes_layout)
+  if (!latch_op_takes_layout(kind))
     report(v, op, "attribute 'layout' is only for task.attention, task.attention_stats and "
                   "task.attention_grad_from_stats");
   else if (!mlirAttributeIsAString(layout) || !latch_attention_bthd(op))
