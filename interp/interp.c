@@ -891,14 +891,15 @@ static latch_tensor *swap_dims_1_2(const latch_tensor *x) {
  * the values are those of the transposes that latch-fold-transposes removed. */
 static bool run_kernel_bthd(MlirOperation op, latch_op_kind kind, latch_tensor **in, latch_tensor **out) {
   /* q, k, v | o, do are the leading operands; the results but stats are [B, H, T, d] too. */
+  const latch_op_desc *desc = latch_op_desc_get(kind); /* at most 5 operands and 3 results */
   intptr_t layout_in = latch_layout_operand_count(kind), layout_out = latch_layout_result_count(kind);
-  latch_tensor *swapped_in[5] = {0}, *swapped_out[3] = {0}, *use_in[5], *use_out[3];
+  latch_tensor *swapped_in[5] = {0}, *swapped_out[3] = {0}, *use_in[5] = {0}, *use_out[3] = {0};
   bool ok = true;
-  for (intptr_t i = 0; i < 5; ++i) {
+  for (intptr_t i = 0; i < desc->operand_count; ++i) {
     use_in[i] = i < layout_in ? (swapped_in[i] = swap_dims_1_2(in[i])) : in[i];
     ok = ok && (i >= layout_in || swapped_in[i]);
   }
-  for (intptr_t i = 0; i < 3; ++i) {
+  for (intptr_t i = 0; i < desc->result_count; ++i) {
     use_out[i] = i < layout_out ? (swapped_out[i] = swap_dims_1_2(out[i])) : out[i];
     ok = ok && (i >= layout_out || swapped_out[i]);
   }
