@@ -48,6 +48,7 @@ typedef struct lower_options {
   bool staged;
   int64_t min_ctas_per_sm;
   bool tile_counter;
+  int64_t counter_min_tiles;
   bool trace_tiles;
   int64_t spin_sleep_ns;
 } lower_options;
@@ -64,6 +65,10 @@ static const latch_pass_option lower_option_table[] = {
      "@latch_main's CTAs take each interval's tiles after their first from a shared counter (false: round "
      "robin, tile t on CTA t mod gridDim.x)",
      offsetof(lower_options, tile_counter)},
+    {"counter-min-tiles", LATCH_OPTION_INT, "0",
+     "with tile-counter, a wave of fewer tiles than this runs them round robin (no tickets); trace-tiles "
+     "counts every wave",
+     offsetof(lower_options, counter_min_tiles)},
     {"trace-tiles", LATCH_OPTION_BOOL, "false",
      "with tile-counter, a tracing @latch_main also records each tile's begin and end (latch-run --trace "
      "then lists the slowest tasks); off by default because it makes LLVM's code generation of the kernel "
@@ -130,6 +135,7 @@ typedef struct lowerer {
   bool staged; /* also write the staged kernels */
   int64_t min_ctas_per_sm; /* .minnctapersm of @latch_main; 0 for none */
   bool tile_counter;       /* @latch_main takes tiles from the tile counter (else round robin) */
+  int64_t counter_min_tiles; /* latch-lower-intervals{counter-min-tiles}: smaller waves run round robin */
   int64_t spin_sleep_ns;   /* latch-lower-intervals{spin-sleep} */
   bool trace_tiles;        /* and records each tile's begin and end when tracing */
   int errors;
@@ -612,7 +618,7 @@ static void write_kernel(const lowerer *l, latch_text *t) {
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
       if (wave > 0)
         write_barrier(&w, i, false);
-      if (l->tile_counter)
+      if (l->tile_counter && (l->trace_tiles || wave_tiles(l, i, wave) >= l->counter_min_tiles))
         tickets += write_counted_tile_loop(&w, l, i, wave, tickets);
       else
         write_tile_loop(&w, l, i, wave);
@@ -1004,6 +1010,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.staged = ((const lower_options *)options)->staged;
   l.min_ctas_per_sm = ((const lower_options *)options)->min_ctas_per_sm;
   l.tile_counter = ((const lower_options *)options)->tile_counter;
+  l.counter_min_tiles = ((const lower_options *)options)->counter_min_tiles;
   l.spin_sleep_ns = ((const lower_options *)options)->spin_sleep_ns;
   if (l.spin_sleep_ns < 0 || l.spin_sleep_ns > 1000000) { /* nanosleep sleeps at most 1 ms */
     mlirEmitError(mlirOperationGetLocation(module), "latch-lower-intervals: spin-sleep must be 0..1000000 ns");
