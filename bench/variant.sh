@@ -1,0 +1,40 @@
+#!/bin/sh
+# bench/variant.sh - on the build machine, after bench/prepare.sh: TinyMoE 2x1024 and 32x1024 compiled with
+# latch-compile's passes but one (or more) given options, into .bundle/programs/tinymoe-SHAPE-NAME/ beside
+# the default (tinymoe-SHAPE-base, compiled the same way without the options, so both sides lack the staged
+# kernels), for one device call of
+#   bash bench/ab.sh .bundle .bundle 3 programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-NAME/prog.ptx ...
+#   bench/variant.sh NAME 'latch-lower-intervals{counter-min-tiles=1024}' ['latch-fuse-phases{order=false}' ...]
+set -eu
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { echo "usage: bench/variant.sh NAME 'PASS{options}' ..." >&2; exit 2; }
+name=$1
+shift
+build=${BUILD:-build}
+passes="latch-train latch-split-attention-grad latch-fold-converts latch-fold-transposes latch-form-intervals
+latch-fuse-phases latch-plan-arena latch-verify-arena latch-lower-tasks latch-lower-intervals"
+pipeline() { # the passes, each replaced by an argument that names it with options
+  out=""
+  for p in $passes; do
+    use=$p
+    for given in "$@"; do
+      [ "${given%%\{*}" = "$p" ] && use=$given
+    done
+    out="$out${out:+,}$use"
+  done
+  echo "builtin.module($out)"
+}
+for given in "$@"; do
+  case " $(echo $passes) " in *" ${given%%\{*} "*) ;; *) echo "bench/variant.sh: '${given%%\{*}' is not a pass of latch-compile" >&2; exit 2 ;; esac
+done
+for shape in 2x1024 32x1024; do
+  src=.bundle/programs/tinymoe-$shape/source.mlir
+  [ -f "$src" ] || { echo "bench/variant.sh: $src is missing (run bench/prepare.sh first)" >&2; exit 2; }
+  for side in base "$name"; do
+    dir=.bundle/programs/tinymoe-$shape-$side
+    mkdir -p "$dir"
+    if [ "$side" = base ]; then p=$(pipeline); else p=$(pipeline "$@"); fi
+    "$build/latch-opt" "$src" --pass-pipeline="$p" --emit=ptx -o "$dir/prog.ptx"
+  done
+  echo "bench/variant.sh: programs/tinymoe-$shape-base and programs/tinymoe-$shape-$name"
+done
