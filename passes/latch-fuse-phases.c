@@ -49,8 +49,8 @@
  *    interval earlier. Empty intervals go, the rest are renumbered from 0 and renamed `i<N>.<kind>`
  *    after their first task that is not a prologue, an epilogue or a view (`i<N>.<kind>+<M>` when M
  *    more tasks other than views share the interval);
- *    the tasks of an interval are in program order, a barrier between consecutive intervals. With
- *    merge=false every task keeps its interval (a fused map takes its consumer's, absorbed tasks join
+ *    the tasks of an interval are in program order (with order: see 5), a barrier between consecutive
+ *    intervals. With merge=false every task keeps its interval (a fused map takes its consumer's, absorbed tasks join
  *    their anchor's, empty intervals go; an epilogue is absorbed only if its other inputs come from
  *    intervals before the anchor's).
  *
