@@ -7,6 +7,7 @@
   - tinymoe_torch.param_specs against the bundle's TinyMoE 2x1024 manifest (names, shapes, count);
   - bench.plan_counts, and bench.py --fake (the table, JSON and pictures from made-up numbers);
   - bench.timeline_tracks (the timeline's rows) on the synthetic traces of latch-runtime-test;
+  - bench/compare_traces.py on two made-up traces;
   - tinymoe_torch.py's argument errors (they come before torch is imported).
 
     python3 bench/test_bench.py [BUILD_DIR]     (default build; needs numpy, and matplotlib for pictures)
@@ -189,6 +190,26 @@ def test_timeline_tracks(tmp):
     check("timeline_tracks: no metadata, rows by tid", got == ({0: 0, 1: 1, 3: 2}, "CTA"), str(got))
 
 
+def test_compare_traces(tmp):
+    """bench/compare_traces.py on two made-up traces of 2 CTAs x 2 intervals."""
+    def trace(path, works):  # works[interval] = [(ts, dur) per CTA]
+        events = [{"name": f"i{i}.map", "cat": "work", "ph": "X", "pid": 0, "tid": c, "ts": ts, "dur": dur,
+                   "args": {"interval": i, "tiles": 4, "cta": c}}
+                  for i, per_cta in enumerate(works) for c, (ts, dur) in enumerate(per_cta)]
+        json.dump({"traceEvents": events}, open(path, "w"))
+    a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+    trace(a, [[(0, 10), (0, 6)], [(12, 4), (12, 8)]])  # spans 10 and 8, gap 2, mean work 8 and 6
+    trace(b, [[(0, 5), (0, 5)], [(6, 4), (6, 4)]])  # spans 5 and 4, gap 1
+    r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), a, b], capture_output=True, text=True)
+    rows = {line[:24].strip(): line[24:].split() for line in r.stdout.splitlines()[1:6]}
+    ok = (r.returncode == 0 and rows.get("sum of spans", [""])[0] == "18.0us" and rows["sum of spans"][1] == "9.0us"
+          and rows.get("sum of gaps", [""])[0] == "2.0us" and rows.get("sum of mean CTA work", [""])[0] == "14.0us")
+    check("compare_traces.py: sums of spans, gaps and mean work", ok, "" if ok else r.stdout[:300] + r.stderr[:200])
+    trace(b, [[(0, 5), (0, 5)]])
+    r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), a, b], capture_output=True, text=True)
+    check("compare_traces.py: traces of different schedules are refused", r.returncode != 0 and "intervals" in r.stderr)
+
+
 def test_torch_args():
     script = os.path.join(HERE, "tinymoe_torch.py")
     r = subprocess.run([sys.executable, script, "--init", "1", "--data", "x.npy", "--json", "o.json"],
@@ -209,6 +230,7 @@ def main():
         test_plan()
         test_fake_report(tmp)
         test_timeline_tracks(tmp)
+        test_compare_traces(tmp)
         test_torch_args()
     print(f"\n{len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
     return 1 if failures else 0
