@@ -1,6 +1,7 @@
 # Makefile - the front door: installs what is missing, configures, builds and runs.
 #   make demo        TinyMoE from its forward program to PTX, stage by stage, then a short interpreter run
-#   make check       every test (lit/FileCheck suite, C API tests, JAX reference checks of latch-interp)
+#   make check       every test (lit/FileCheck suite, C API tests, JAX reference checks of latch-interp, the
+#                    benchmark's GPU-free tests on the GPU bundle, which it builds first)
 #   make venv        the pinned Python environment of the JAX reference checks (.venv/)
 #   make check-asan  the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
 #   make gpu-bundle  PTX, manifests, references and runtime sources for the GPU checks (docs/gpu.md)
@@ -52,7 +53,7 @@ demo: build
 	@sh examples/demo.sh $(BUILD)
 
 # venv_python enables the tests that need JAX (lit feature `jax`); without it they are UNSUPPORTED.
-check: build venv
+check: build venv gpu-bundle
 	$(LIT) --param venv_python=$(abspath $(VENV))/bin/python $(BUILD)/test/lit
 
 # Leaks inside libMLIR/libLLVM are suppressed only through test/asan/lsan.supp, which says why for each.
