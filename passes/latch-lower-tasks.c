@@ -1822,6 +1822,44 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
+/* The split-k combine of a product whose k is cut into `slices` (docs/device-abi.md): this thread's `count`
+ * partial sums of virtual tile vt go to pooled scratch at ((vt count + a) 256 + tid), a release fence, and
+ * the slice counts in at output tile `tile`'s counter (`flag`: a free shared word); in the slice that
+ * arrives last, `sums` get every slice's partials added in slice order (so the sum's order does not depend
+ * on arrival). Opens the last slice's block and returns the counter: the caller stores the sums there and
+ * closes with end_combine. */
+static int combine_slices(gen *g, int partials, int arrivals, int vt, int tile, int64_t slices, int count,
+                          const int *values, int64_t flag, int *sums) {
+  for (int a = 0; a < count; ++a) {
+    int at = add(g, mulc(g, addc(g, mulc(g, vt, count), a), CTA_THREADS), g->tid);
+    ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", values[a], scratch_address(g, partials, at, "f32"));
+  }
+  ln(g, "llvm.fence syncscope(\"device\") release");
+  int counter = scratch_address(g, arrivals, tile, "i32");
+  need_shared(g, flag + 1);
+  int last = arrived_last(g, counter, slices, ci64(g, flag));
+  when_begin(g, last);
+  int zero[PRODUCT_ACCUMULATORS], args[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
+  for (int a = 0; a < count; ++a)
+    zero[a] = cf32(g, 0.0);
+  int s = for_begin(g, ci64(g, 0), ci64(g, slices), ci64(g, 1), count, zero, f32_types, args, sums);
+  int first = mulc(g, add(g, mulc(g, tile, slices), s), count);
+  for (int a = 0; a < count; ++a) {
+    int at = add(g, mulc(g, addc(g, first, a), CTA_THREADS), g->tid);
+    next[a] = fadd(g, args[a], scratch_load_f32(g, scratch_address(g, partials, at, "f32")));
+  }
+  for_end(g, count, next, f32_types);
+  return counter;
+}
+
+/* Closes combine_slices' block: the last slice resets the counter for the next update. */
+static void end_combine(gen *g, int counter) {
+  when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
+  reset_arrivals(g, counter);
+  when_end(g);
+  when_end(g);
+}
+
 /* The k-sliced narrow product (latch_narrow_sliced_depth): c[i, j] = sum_k a[k, i] b[k, j] with a thread per
  * output element e = i n + j (consecutive threads read neighbouring a and b elements of one k), 256 per
  * tile, and k cut into slices of `depth`: vt = tile * slices + slice. A slice sums its k in increasing order,
@@ -1853,24 +1891,12 @@ static void gen_matmul_narrow_sliced(gen *g, task_io *io, int64_t depth) {
   for (int u = 0; u < 8; ++u)
     next = fadd(g, next, fmul(g, xs[u], ys[u]));
   loop1_end(g, next, "f32");
-  ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", sum,
-     scratch_address(g, partials, add(g, mulc(g, vt, CTA_THREADS), g->tid), "f32"));
-  ln(g, "llvm.fence syncscope(\"device\") release");
-  int counter = scratch_address(g, arrivals, tile, "i32");
-  need_shared(g, 1);
-  int last = arrived_last(g, counter, slices, ci64(g, 0));
-  when_begin(g, last);
-  int total, done;
-  int s = loop1_begin(g, ci64(g, 0), ci64(g, slices), ci64(g, 1), cf32(g, 0.0), "f32", &total, &done);
-  int at = add(g, mulc(g, add(g, mulc(g, tile, slices), s), CTA_THREADS), g->tid);
-  loop1_end(g, fadd(g, total, scratch_load_f32(g, scratch_address(g, partials, at, "f32"))), "f32");
+  int done;
+  int counter = combine_slices(g, partials, arrivals, vt, tile, slices, 1, &sum, 0, &done);
   when_begin(g, valid);
   store_f32(g, c, e, done);
   when_end(g);
-  when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
-  reset_arrivals(g, counter);
-  when_end(g);
-  when_end(g);
+  end_combine(g, counter);
   loop_end(g);
 }
 
@@ -1924,30 +1950,12 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
     int64_t depth = ceil_div(ceil_div(k, slices), MMA_DEPTH) * MMA_DEPTH;
     int lo = mini(g, mulc(g, slice, depth), ci64(g, k)), hi = mini(g, addc(g, lo, depth), ci64(g, k));
     product_accumulate(g, &pa, &pb, row0, col0, lo, hi, zero, acc);
-    for (int a = 0; a < PRODUCT_ACCUMULATORS; ++a) {
-      int at = add(g, mulc(g, addc(g, mulc(g, vt, PRODUCT_ACCUMULATORS), a), CTA_THREADS), g->tid);
-      ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", acc[a], scratch_address(g, partials, at, "f32"));
-    }
-    ln(g, "llvm.fence syncscope(\"device\") release");
-    int counter = scratch_address(g, arrivals, tile, "i32");
     /* the flag's shared word lies past the product's staging: other warps may still read its last stage */
-    int64_t flag = product_shared_words(g, &pa, &pb);
-    need_shared(g, flag + 1);
-    int last = arrived_last(g, counter, slices, ci64(g, flag));
-    when_begin(g, last);
-    int args[PRODUCT_ACCUMULATORS], sums[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
-    int s = for_begin(g, ci64(g, 0), ci64(g, slices), ci64(g, 1), PRODUCT_ACCUMULATORS, zero, f32_types, args, sums);
-    int first = mulc(g, add(g, mulc(g, tile, slices), s), PRODUCT_ACCUMULATORS);
-    for (int a = 0; a < PRODUCT_ACCUMULATORS; ++a) {
-      int at = add(g, mulc(g, addc(g, first, a), CTA_THREADS), g->tid);
-      next[a] = fadd(g, args[a], scratch_load_f32(g, scratch_address(g, partials, at, "f32")));
-    }
-    for_end(g, PRODUCT_ACCUMULATORS, next, f32_types);
+    int sums[PRODUCT_ACCUMULATORS];
+    int counter = combine_slices(g, partials, arrivals, vt, tile, slices, PRODUCT_ACCUMULATORS, acc,
+                                 product_shared_words(g, &pa, &pb), sums);
     product_store(g, &pa, &pb, c, ci64(g, 0), row0, col0, rows, n, sums);
-    when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
-    reset_arrivals(g, counter);
-    when_end(g);
-    when_end(g);
+    end_combine(g, counter);
   }
   loop_end(g);
 }
