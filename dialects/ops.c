@@ -137,6 +137,34 @@ bool latch_ref_is(MlirStringRef ref, const char *text) {
   return ref.length == strlen(text) && memcmp(ref.data, text, ref.length) == 0;
 }
 
+/* Bytes of one element, or 0 when the element type has no fixed size here. */
+static int64_t element_bytes(MlirType element) {
+  unsigned bits = 0;
+  if (mlirTypeIsAInteger(element))
+    bits = mlirIntegerTypeGetWidth(element);
+  else if (mlirTypeIsAFloat(element))
+    bits = mlirFloatTypeGetWidth(element);
+  return (int64_t)(bits + 7) / 8;
+}
+
+bool latch_tensor_type_size(MlirType type, int64_t *out_elements, int64_t *out_bytes) {
+  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type))
+    return false;
+  int64_t per = element_bytes(mlirShapedTypeGetElementType(type));
+  if (per <= 0)
+    return false;
+  int64_t n = 1;
+  for (intptr_t i = 0, rank = mlirShapedTypeGetRank(type); i < rank; ++i) {
+    int64_t d = mlirShapedTypeGetDimSize(type, i);
+    if (d != 0 && n > INT64_MAX / 8 / d)
+      return false;
+    n *= d;
+  }
+  *out_elements = n;
+  *out_bytes = n * per;
+  return true;
+}
+
 int64_t latch_type_element_count(MlirType shaped) {
   int64_t count = 1;
   for (intptr_t i = 0, rank = mlirShapedTypeGetRank(shaped); i < rank; ++i)
@@ -202,6 +230,8 @@ bool latch_attr_bool(MlirOperation op, const char *name, bool fallback) {
 
 bool latch_grouped_matmul_transpose_w(MlirOperation op) { return latch_attr_bool(op, "transpose_w", false); }
 
+bool latch_has_fused_mark(MlirOperation op) { return !mlirAttributeIsNull(find_attr(op, "task.fused")); }
+
 bool latch_attention_bthd(MlirOperation op) { return latch_ref_is(latch_attr_string(op, "layout"), "bthd"); }
 
 bool latch_op_takes_layout(latch_op_kind kind) {
@@ -217,9 +247,13 @@ int latch_layout_result_count(latch_op_kind kind) {
   return kind == LATCH_OP_TASK_ATTENTION ? 1 : kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS ? 3 : 0;
 }
 
-int64_t latch_attention_dim(MlirOperation op, MlirValue value, intptr_t i) {
+intptr_t latch_attention_dim_index(MlirOperation op, intptr_t i) {
   static const intptr_t bthd_place[4] = {0, 2, 1, 3}; /* (B, H, T, d) in [B, T, H, d] */
-  return mlirShapedTypeGetDimSize(mlirValueGetType(value), latch_attention_bthd(op) ? bthd_place[i] : i);
+  return latch_attention_bthd(op) && i >= 0 && i < 4 ? bthd_place[i] : i;
+}
+
+int64_t latch_attention_dim(MlirOperation op, MlirValue value, intptr_t i) {
+  return mlirShapedTypeGetDimSize(mlirValueGetType(value), latch_attention_dim_index(op, i));
 }
 
 int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback) {

@@ -104,6 +104,9 @@ bool latch_op_is(MlirOperation op, const char *name);
 bool latch_ref_is(MlirStringRef ref, const char *text);
 /* The element count of a ranked shaped type: the product of its dimensions (static ones expected). */
 int64_t latch_type_element_count(MlirType shaped);
+/* Elements and bytes of a static tensor type; false when it cannot be sized (dynamic, an element type of
+ * no fixed width, or more than INT64_MAX / 8 elements). */
+bool latch_tensor_type_size(MlirType type, int64_t *out_elements, int64_t *out_bytes);
 
 /* Creates a detached op of `kind` (the caller owns it until it is inserted into a block). `attrs`
  * holds one attribute per entry of the kind's attribute table, in table order. Region ops get
@@ -121,6 +124,9 @@ bool latch_attr_bool(MlirOperation op, const char *name, bool fallback);
  * bool): w is [G, N, K] and y[r] = x[r] w[g]^T. Optional because IRDL attributes are all required and the
  * forward programs never need it; latch-autodiff writes it for dx. */
 bool latch_grouped_matmul_transpose_w(MlirOperation op);
+/* Whether `op` carries a `task.fused` mark (latch-fuse-phases, latch-memory-rules: it runs as part of
+ * another task's tiles, so the passes that rewrite single tasks leave it alone). */
+bool latch_has_fused_mark(MlirOperation op);
 /* The optional attribute `layout` of task.attention, task.attention_stats and task.attention_grad_from_stats
  * (absent: [B, H, T, d]; latch-verify checks it): "bthd" stores each of their [B, H, T, d] tensors (q, k, v,
  * o, do, dq, dk, dv; not stats) as [B, T, H, d], the layout of the projections around them, so that no
@@ -132,8 +138,9 @@ bool latch_attention_bthd(MlirOperation op);
 bool latch_op_takes_layout(latch_op_kind kind);
 int latch_layout_operand_count(latch_op_kind kind);
 int latch_layout_result_count(latch_op_kind kind);
-/* Dim `i` (0 B, 1 H, 2 T, 3 d) of a 4-D tensor of attention op `op` (q, k, v, o, do, dq, dk, dv), in
- * whichever layout `op` stores it. */
+/* Where dim `i` (0 B, 1 H, 2 T, 3 d) of a 4-D tensor of attention op `op` (q, k, v, o, do, dq, dk, dv) lies
+ * in the layout `op` stores it, and that dim's size. */
+intptr_t latch_attention_dim_index(MlirOperation op, intptr_t i);
 int64_t latch_attention_dim(MlirOperation op, MlirValue value, intptr_t i);
 int64_t latch_attr_int(MlirOperation op, const char *name, int64_t fallback);
 double latch_attr_float(MlirOperation op, const char *name, double fallback);

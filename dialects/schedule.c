@@ -41,8 +41,7 @@ bool latch_result_is_probed(MlirOperation op, intptr_t result) {
 
 bool latch_reshape_is_view(MlirOperation op) {
   if (latch_op_kind_of(op) != LATCH_OP_TASK_RESHAPE || mlirOperationGetNumOperands(op) != 1 ||
-      mlirOperationGetNumResults(op) != 1 ||
-      !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("task.fused"))))
+      mlirOperationGetNumResults(op) != 1 || latch_has_fused_mark(op))
     return false;
   MlirValue input = mlirOperationGetOperand(op, 0);
   if (!mlirValueIsAOpResult(input))
@@ -215,12 +214,8 @@ int64_t latch_small_product_outputs_per_tile(int64_t k) {
 }
 
 static double tensor_bytes(MlirValue value) {
-  MlirType type = mlirValueGetType(value);
-  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type))
-    return 0;
-  MlirType element = mlirShapedTypeGetElementType(type);
-  double size = mlirTypeIsABF16(element) ? 2 : mlirTypeIsAF64(element) ? 8 : 4;
-  return size * (double)latch_type_element_count(type);
+  int64_t elements, bytes;
+  return latch_tensor_type_size(mlirValueGetType(value), &elements, &bytes) ? (double)bytes : 0;
 }
 
 /* Whether a product's operands are bf16 (tensor cores) rather than f32 (the fp32 tiles). */

@@ -63,7 +63,7 @@ static bool is_static_tensor(MlirValue value) {
  * `widening` says which) and is part of no other task's tiles. */
 static bool plain_convert(MlirOperation convert, bool widening, MlirValue *from, MlirValue *to) {
   if (mlirOperationGetNumOperands(convert) != 1 || mlirOperationGetNumResults(convert) != 1 ||
-      !mlirAttributeIsNull(mlirOperationGetAttributeByName(convert, mlirStringRefCreateFromCString("task.fused"))))
+      latch_has_fused_mark(convert))
     return false;
   *from = mlirOperationGetOperand(convert, 0), *to = mlirOperationGetResult(convert, 0);
   if (!is_static_tensor(*from) || !is_static_tensor(*to))
@@ -127,8 +127,7 @@ static bool fold_widening(MlirOperation convert, MlirOperation *erased) {
     value = mlirOperationGetResult(reader, 0);
     reader = sole_reader(value);
   }
-  if (mlirOperationIsNull(reader) || mlirOperationGetNumResults(reader) != 1 ||
-      !mlirAttributeIsNull(mlirOperationGetAttributeByName(reader, mlirStringRefCreateFromCString("task.fused"))) ||
+  if (mlirOperationIsNull(reader) || mlirOperationGetNumResults(reader) != 1 || latch_has_fused_mark(reader) ||
       !is_static_tensor(mlirOperationGetResult(reader, 0)))
     return false;
   latch_op_kind kind = latch_op_kind_of(reader);

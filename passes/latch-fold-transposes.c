@@ -41,10 +41,6 @@ typedef struct folder {
 static int layout_operands(MlirOperation op) { return latch_layout_operand_count(latch_op_kind_of(op)); }
 static int layout_results(MlirOperation op) { return latch_layout_result_count(latch_op_kind_of(op)); }
 
-static bool is_fused(MlirOperation op) {
-  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("task.fused")));
-}
-
 static bool is_static_4d(MlirValue value) {
   MlirType type = mlirValueGetType(value);
   return mlirTypeIsARankedTensor(type) && mlirShapedTypeHasStaticShape(type) && mlirShapedTypeGetRank(type) == 4;
@@ -55,7 +51,7 @@ static bool is_bf16(MlirValue value) { return mlirTypeIsABF16(mlirShapedTypeGetE
 /* Whether `op` is a task.transpose {perm = [0, 2, 1, 3]} of a static 4-D tensor. */
 static bool is_swap(MlirOperation op) {
   static const int64_t swap[4] = {0, 2, 1, 3};
-  if (latch_op_kind_of(op) != LATCH_OP_TASK_TRANSPOSE || is_fused(op) || latch_transpose_perm_size(op) != 4 ||
+  if (latch_op_kind_of(op) != LATCH_OP_TASK_TRANSPOSE || latch_has_fused_mark(op) || latch_transpose_perm_size(op) != 4 ||
       mlirOperationGetNumOperands(op) != 1 || !is_static_4d(mlirOperationGetOperand(op, 0)))
     return false;
   for (intptr_t d = 0; d < 4; ++d)
@@ -81,7 +77,7 @@ static MlirOperation convert_of_swap(MlirValue value) {
   if (!mlirValueIsAOpResult(value))
     return (MlirOperation){NULL};
   MlirOperation op = mlirOpResultGetOwner(value);
-  if (latch_op_kind_of(op) != LATCH_OP_TASK_CONVERT || is_fused(op) ||
+  if (latch_op_kind_of(op) != LATCH_OP_TASK_CONVERT || latch_has_fused_mark(op) ||
       mlirOperationIsNull(swap_transpose(mlirOperationGetOperand(op, 0))))
     return (MlirOperation){NULL};
   return op;
@@ -105,7 +101,7 @@ static bool chosen_layout_result(const folder *f, MlirValue value) {
 
 /* The tensor-core templates lower it (the only ones that read layout = "bthd"). */
 static bool candidate(MlirOperation op) {
-  if (latch_attention_bthd(op) || is_fused(op))
+  if (latch_attention_bthd(op) || latch_has_fused_mark(op))
     return false;
   for (int i = 0; i < layout_operands(op); ++i)
     if (!is_static_4d(mlirOperationGetOperand(op, i)))

@@ -755,10 +755,6 @@ static bool fuse_maps(MlirBlock block) {
 
 /* ---- step 2: absorb ------------------------------------------------------------------------------- */
 
-static bool has_fused_mark(MlirOperation op) {
-  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("task.fused")));
-}
-
 static bool is_prologue_mark(MlirOperation op) {
   MlirStringRef mark = latch_attr_string(op, "task.fused");
   return mark.length == 8 && memcmp(mark.data, "prologue", 8) == 0;
@@ -808,7 +804,7 @@ static long epilogue_anchor(const placement *p, MlirOperation op, bool check_int
     return -1;
   MlirOperation anchor = defining_op(full);
   unsigned unused;
-  if (mlirOperationIsNull(anchor) || !anchor_kind(anchor, &unused) || has_fused_mark(anchor) ||
+  if (mlirOperationIsNull(anchor) || !anchor_kind(anchor, &unused) || latch_has_fused_mark(anchor) ||
       mlirOpResultGetResultNumber(full) != 0)
     return -1;
   for (MlirOpOperand use = mlirValueGetFirstUse(full); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
@@ -840,7 +836,7 @@ static long prologue_anchor(const placement *p, MlirOperation op) {
     MlirOperation owner = mlirOpOperandGetOwner(use);
     if (mlirOperationIsNull(anchor)) {
       anchor = owner;
-      if (!anchor_kind(anchor, &allowed) || has_fused_mark(anchor))
+      if (!anchor_kind(anchor, &allowed) || latch_has_fused_mark(anchor))
         return -1;
     } else if (!mlirOperationEqual(anchor, owner)) {
       return -1;
@@ -859,7 +855,7 @@ static void absorb(placement *p, bool check_intervals) {
   MlirContext context = mlirOperationGetContext(p->schedule.program);
   for (size_t i = 0; i < p->schedule.count; ++i) {
     MlirOperation op = p->schedule.ops[i];
-    if (!is_elementwise(op) || p->schedule.interval[i] < 0 || has_fused_mark(op))
+    if (!is_elementwise(op) || p->schedule.interval[i] < 0 || latch_has_fused_mark(op))
       continue;
     long anchor = epilogue_anchor(p, op, check_intervals);
     int role = ROLE_EPILOGUE;
@@ -1286,7 +1282,7 @@ static MlirLogicalResult fuse_program(MlirOperation program, const fuse_options 
     return mlirLogicalResultFailure();
   int intervals_before = before.interval_count;
   for (size_t i = 0; i < before.count; ++i)
-    if (has_fused_mark(before.ops[i]) && !is_prologue_mark(before.ops[i]))
+    if (latch_has_fused_mark(before.ops[i]) && !is_prologue_mark(before.ops[i]))
       mlirOperationRemoveAttributeByName(before.ops[i], str("task.fused"));
   latch_schedule_deinitialize(&before);
 

@@ -66,35 +66,6 @@ static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCStri
 
 static int64_t align_up(int64_t n, int64_t alignment) { return (n + alignment - 1) / alignment * alignment; }
 
-/* Bytes of one element, or 0 when the element type has no fixed size here. */
-static int64_t element_bytes(MlirType element) {
-  unsigned bits = 0;
-  if (mlirTypeIsAInteger(element))
-    bits = mlirIntegerTypeGetWidth(element);
-  else if (mlirTypeIsAFloat(element))
-    bits = mlirFloatTypeGetWidth(element);
-  return (int64_t)(bits + 7) / 8;
-}
-
-/* Elements and bytes of a static tensor; false when the type cannot be sized. */
-static bool tensor_size(MlirType type, int64_t *out_elements, int64_t *out_bytes) {
-  if (!mlirTypeIsARankedTensor(type) || !mlirShapedTypeHasStaticShape(type))
-    return false;
-  int64_t per = element_bytes(mlirShapedTypeGetElementType(type));
-  if (per <= 0)
-    return false;
-  int64_t n = 1;
-  for (intptr_t i = 0, rank = mlirShapedTypeGetRank(type); i < rank; ++i) {
-    int64_t d = mlirShapedTypeGetDimSize(type, i);
-    if (d != 0 && n > INT64_MAX / 8 / d)
-      return false;
-    n *= d;
-  }
-  *out_elements = n;
-  *out_bytes = n * per;
-  return true;
-}
-
 static planned_value *lookup(planner *p, MlirValue value) {
   uintptr_t i = (uintptr_t)latch_ptrmap_get(&p->index, value.ptr);
   return i ? &p->values[i - 1] : NULL;
@@ -152,7 +123,7 @@ static bool collect(planner *p) {
       }
       if (interval < 0)
         return fail(op, "latch-plan-arena: a tensor-valued op outside any interval");
-      if (!tensor_size(mlirValueGetType(value), &v.elements, &v.bytes))
+      if (!latch_tensor_type_size(mlirValueGetType(value), &v.elements, &v.bytes))
         return fail(op, "latch-plan-arena: cannot size this result "
                         "(a static shape and an integer or float element type are needed)");
       if (!grow((void **)&p->values, &p->value_capacity, p->value_count, sizeof(planned_value)))

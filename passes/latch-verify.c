@@ -551,9 +551,8 @@ static int64_t size_of(MlirOperation op, const latch_op_desc *desc, const char *
   }
   MlirType type = type_of(value);
   /* The relations name (B, H, T, d) dims; with layout = "bthd" H and T trade places (stats keeps its own). */
-  static const int bthd_place[4] = {0, 2, 1, 3};
-  if (latch_attention_bthd(op) && rank_of(type) == 4 && d >= 0 && d < 4 && strcmp(name, "stats") != 0)
-    d = bthd_place[d];
+  if (rank_of(type) == 4 && strcmp(name, "stats") != 0)
+    d = (int)latch_attention_dim_index(op, d);
   if (d == LAST)
     appendf(what, "the last dim of '%s'", name);
   else
@@ -790,7 +789,7 @@ static void verify_rope_grad(verifier *v, MlirOperation op) {
  * (dim 2, or dim 1 with layout = "bthd"). */
 static void check_causal_lengths(verifier *v, MlirOperation op, bool causal, MlirValue q, MlirValue k) {
   int64_t tq = latch_attention_dim(op, q, 2), tk = latch_attention_dim(op, k, 2);
-  int t_dim = latch_attention_bthd(op) ? 1 : 2;
+  int t_dim = (int)latch_attention_dim_index(op, 2);
   if (causal && tq != tk)
     report(v, op, "with causal = true, dim %d of 'k' must equal dim %d of 'q' (got %lld and %lld)", t_dim, t_dim,
            (long long)tk, (long long)tq);
