@@ -873,13 +873,18 @@ static bool run_kernel(MlirOperation op, latch_op_kind kind, latch_tensor **in, 
   return true;
 }
 
-/* A copy of 4-D `x` with dims 1 and 2 swapped ([B, T, H, d] <-> [B, H, T, d]); NULL when memory runs out. */
-static latch_tensor *swap_dims_1_2(const latch_tensor *x) {
+/* y = x with dims 1 and 2 swapped ([B, T, H, d] <-> [B, H, T, d]); false when the shapes do not fit. */
+static bool swap_dims_1_2_into(const latch_tensor *x, latch_tensor *y) {
   static const int64_t perm[4] = {0, 2, 1, 3};
+  char error[256];
+  return latch_kernel_transpose(x, perm, 4, y, error, sizeof(error));
+}
+
+/* A copy of 4-D `x` with dims 1 and 2 swapped; NULL when it is not 4-D or memory runs out. */
+static latch_tensor *swap_dims_1_2(const latch_tensor *x) {
   int64_t shape[4] = {x->shape[0], x->shape[2], x->shape[1], x->shape[3]};
   latch_tensor *y = x->rank == 4 ? latch_tensor_allocate(x->dtype, 4, shape) : NULL;
-  char error[256];
-  if (y && !latch_kernel_transpose(x, perm, 4, y, error, sizeof(error))) {
+  if (y && !swap_dims_1_2_into(x, y)) {
     latch_tensor_free(y);
     return NULL;
   }
@@ -907,15 +912,9 @@ static bool run_kernel_bthd(MlirOperation op, latch_op_kind kind, latch_tensor *
     op_error(op, "with layout = \"bthd\" needs 4-D operands and results (or memory ran out)");
   else
     ok = run_kernel(op, kind, use_in, use_out);
-  for (intptr_t i = 0; ok && i < layout_out; ++i) {
-    latch_tensor *back = swap_dims_1_2(swapped_out[i]);
-    if (!back) {
-      ok = op_error(op, "out of memory");
-      break;
-    }
-    memcpy(out[i]->f, back->f, (size_t)back->count * sizeof(double)); /* o, dq, dk, dv are floats */
-    latch_tensor_free(back);
-  }
+  for (intptr_t i = 0; ok && i < layout_out; ++i)
+    if (!swap_dims_1_2_into(swapped_out[i], out[i])) /* swapped_out[i] has out[i]'s shape swapped */
+      ok = op_error(op, "result %d does not fit its layout", (int)i);
   for (intptr_t i = 0; i < 5; ++i)
     latch_tensor_free(swapped_in[i]);
   for (intptr_t i = 0; i < 3; ++i)
