@@ -303,8 +303,7 @@ static bool read_program(lowerer *l) {
 
 typedef struct writer {
   latch_text *t;
-  int next;              /* the next %vN */
-  int64_t spin_sleep_ns; /* latch-lower-intervals{spin-sleep} */
+  int next; /* the next %vN */
 } writer;
 
 static int fresh(writer *w) { return w->next++; }
@@ -483,8 +482,9 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
 
 /* docs/device-abi.md "Grid barrier": bar.sync; thread 0 fences (release at gpu scope), adds 1 to the
  * counter (monotonic), computes the count that ends this barrier and spins on an acquire load; bar.sync.
- * The fence is explicit because NVPTX prints an acq_rel atomicrmw without ordering. */
-static void write_barrier(writer *w, int interval, bool trace) {
+ * The fence is explicit because NVPTX prints an acq_rel atomicrmw without ordering. A CTA that finds the
+ * count short sleeps latch-lower-intervals{spin-sleep} ns before each further read. */
+static void write_barrier(writer *w, const lowerer *l, int interval, bool trace) {
   latch_text *t = w->t;
   int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w), seen = fresh(w), wait = fresh(w);
   latch_text_put(t, "    nvvm.barrier0\n");
@@ -504,9 +504,9 @@ static void write_barrier(writer *w, int interval, bool trace) {
   latch_text_put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, target);
   latch_text_put(t, "        scf.condition(%%v%d)\n", wait);
   latch_text_put(t, "      } do {\n");
-  if (w->spin_sleep_ns > 0) {
+  if (l->spin_sleep_ns > 0) {
     int sleep = fresh(w);
-    latch_text_put(t, "        %%v%d = arith.constant %lld : i32\n", sleep, (long long)w->spin_sleep_ns);
+    latch_text_put(t, "        %%v%d = arith.constant %lld : i32\n", sleep, (long long)l->spin_sleep_ns);
     latch_text_put(t, "        nvvm.nanosleep %%v%d\n", sleep);
   }
   latch_text_put(t, "        scf.yield\n");
@@ -559,7 +559,7 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, latch_text *t) {
-  writer w = {t, 0, l->spin_sleep_ns};
+  writer w = {t, 0};
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   if (l->tile_counter)
     latch_text_put(t, "  llvm.mlir.global internal @latch_next_tile() {addr_space = 3 : i32, alignment = 4 : i64} : "
@@ -617,14 +617,14 @@ static void write_kernel(const lowerer *l, latch_text *t) {
     write_trace(&w, "    ", "%trace_leader", i, 0, 1);
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
       if (wave > 0)
-        write_barrier(&w, i, false);
+        write_barrier(&w, l, i, false);
       if (l->tile_counter && (l->trace_tiles || wave_tiles(l, i, wave) >= l->counter_min_tiles))
         tickets += write_counted_tile_loop(&w, l, i, wave, tickets);
       else
         write_tile_loop(&w, l, i, wave);
     }
     if (i + 1 < l->interval_count) {
-      write_barrier(&w, i, true);
+      write_barrier(&w, l, i, true);
       write_trace(&w, "    ", "%trace_leader", i, 2, 1);
     } else {
       /* The last interval has no grid barrier: its tiles are done when the CTA's threads are. */
