@@ -11,8 +11,9 @@ cd "$(dirname "$0")/.."
 name=$1
 shift
 build=${BUILD:-build}
-passes="latch-train latch-split-attention-grad latch-fold-converts latch-fold-transposes latch-form-intervals
-latch-fuse-phases latch-plan-arena latch-verify-arena latch-lower-tasks latch-lower-intervals"
+# latch-compile's elements as latch-opt lists them ("... (= a,b,c)"), so that this stays in step with it
+passes=$("$build/latch-opt" --list-passes | sed -n 's/^ *latch-compile .*(= \(.*\))$/\1/p' | tr ',' ' ')
+[ -n "$passes" ] || { echo "bench/variant.sh: latch-opt --list-passes does not list latch-compile" >&2; exit 2; }
 pipeline() { # the passes, each replaced by an argument that names it with options
   out=""
   for p in $passes; do
