@@ -65,7 +65,7 @@ static const latch_pass_option lower_option_table[] = {
      "@latch_main's CTAs take each interval's tiles after their first from a shared counter (false: round "
      "robin, tile t on CTA t mod gridDim.x)",
      offsetof(lower_options, tile_counter)},
-    {"counter-min-tiles", LATCH_OPTION_INT, "0",
+    {"counter-min-tiles", LATCH_OPTION_INT, "600",
      "with tile-counter, a wave of fewer tiles than this runs them round robin (no tickets); trace-tiles "
      "counts every wave",
      offsetof(lower_options, counter_min_tiles)},
@@ -356,6 +356,20 @@ static int64_t wave_tiles(const lowerer *l, int interval, int wave) {
   return total;
 }
 
+/* Whether wave `wave` of interval `interval` takes its tiles after the first from the tile counter. */
+static bool wave_counted(const lowerer *l, int interval, int wave) {
+  return l->tile_counter && (l->trace_tiles || wave_tiles(l, interval, wave) >= l->counter_min_tiles);
+}
+
+/* Whether any wave of @latch_main does (only then does the kernel need the shared word). */
+static bool any_wave_counted(const lowerer *l) {
+  for (int i = 0; i < l->interval_count; ++i)
+    for (int wave = 0; wave < l->interval_waves[i]; ++wave)
+      if (wave_counted(l, i, wave))
+        return true;
+  return false;
+}
+
 /* The body of a tile loop whose tile index is %v<tile>: the task whose prefix-sum range holds it runs
  * tile t - start. Tasks of zero tiles are never chosen. */
 static void write_tile_dispatch(writer *w, const lowerer *l, int interval, int wave, int tile) {
@@ -560,8 +574,9 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, latch_text *t) {
   writer w = {t, 0};
+  bool counted = any_wave_counted(l);
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
-  if (l->tile_counter)
+  if (counted)
     latch_text_put(t, "  llvm.mlir.global internal @latch_next_tile() {addr_space = 3 : i32, alignment = 4 : i64} : "
                       "!llvm.array<2 x i32> {\n"
                       "    %%u = llvm.mlir.undef : !llvm.array<2 x i32>\n    llvm.return %%u : !llvm.array<2 x i32>\n  }\n");
@@ -588,7 +603,7 @@ static void write_kernel(const lowerer *l, latch_text *t) {
                  ARG_SYNC_WORDS);
   latch_text_put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
   latch_text_put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
-  if (l->tile_counter) {
+  if (counted) {
     latch_text_put(t, "    %%tile_counter = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
                    TILE_COUNTER_WORD);
     latch_text_put(t, "    %%next_tile = llvm.mlir.addressof @latch_next_tile : !llvm.ptr<3>\n");
@@ -618,7 +633,7 @@ static void write_kernel(const lowerer *l, latch_text *t) {
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
       if (wave > 0)
         write_barrier(&w, l, i, false);
-      if (l->tile_counter && (l->trace_tiles || wave_tiles(l, i, wave) >= l->counter_min_tiles))
+      if (wave_counted(l, i, wave))
         tickets += write_counted_tile_loop(&w, l, i, wave, tickets);
       else
         write_tile_loop(&w, l, i, wave);
