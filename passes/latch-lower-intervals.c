@@ -40,6 +40,8 @@
 /* args[1] points to the sync words (64 u32 that the runtime zeroes before each update): the grid barrier's
  * counter in word 0, the tile counter in word 32 (its own 128-byte line, away from the barrier's spinning). */
 #define TILE_COUNTER_WORD 32
+/* u64 words of a tile's record in the trace (trace-tiles): begin, end, the CTA that ran it. */
+#define TILE_RECORD_WORDS 3
 /* The tile loop counts in i32 and adds gridDim.x to the tile index: totals stay far from overflow. */
 #define MAX_INTERVAL_TILES ((int64_t)1 << 30)
 #define MAX_SYMBOL 128
@@ -423,22 +425,31 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave)
 }
 
 /* A tracing CTA's thread 0 stores %globaltimer into word `word` (0: begin, 1: end) of the record of tile
- * %v<tile> of the wave whose tiles follow `base` earlier ones: %tile_records[2 (base + tile) + word]. Each
- * end of the record is stored where it is read, so no timer value lives across the tile's call. */
+ * %v<tile> of the wave whose tiles follow `base` earlier ones: %tile_records[3 (base + tile) + word], and
+ * with the begin its CTA index at word 2 (TILE_RECORD_WORDS; docs/device-abi.md "Trace"). Each end of
+ * the record is stored where it is read, so no timer value lives across the tile's call. */
 static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t base, int word) {
   latch_text *t = w->t;
   if (!l->trace_tiles)
     return;
-  int now = fresh(w), wide = fresh(w), twice = fresh(w), offset = fresh(w), at = fresh(w), address = fresh(w);
+  int now = fresh(w), wide = fresh(w), words = fresh(w), scaled = fresh(w), offset = fresh(w), at = fresh(w),
+      address = fresh(w);
   latch_text_put(t, "      scf.if %%trace_leader {\n");
   latch_text_put(t, "        %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", now);
   latch_text_put(t, "        %%v%d = arith.extui %%v%d : i32 to i64\n", wide, tile);
-  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", twice, wide, wide);
-  latch_text_put(t, "        %%v%d = arith.constant %lld : i64\n", offset, 2 * (long long)base + word);
-  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", at, twice, offset);
+  latch_text_put(t, "        %%v%d = arith.constant %d : i64\n", words, TILE_RECORD_WORDS);
+  latch_text_put(t, "        %%v%d = arith.muli %%v%d, %%v%d : i64\n", scaled, wide, words);
+  latch_text_put(t, "        %%v%d = arith.constant %lld : i64\n", offset, TILE_RECORD_WORDS * (long long)base + word);
+  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", at, scaled, offset);
   latch_text_put(t, "        %%v%d = llvm.getelementptr %%tile_records[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n",
                  address, at);
   latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", now, address);
+  if (word == 0) {
+    int cta_address = fresh(w);
+    latch_text_put(t, "        %%v%d = llvm.getelementptr %%v%d[2] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n", cta_address,
+                   address);
+    latch_text_put(t, "        llvm.store %%cta_wide, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", cta_address);
+  }
   latch_text_put(t, "      }\n");
 }
 
@@ -450,7 +461,7 @@ static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t ba
  * @latch_main, is a constant (u32 arithmetic wraps consistently). Which CTA runs a tile changes from run
  * to run; what a tile computes does not (no template depends on the CTA), so the bits stay the same.
  * With trace-tiles, a tracing CTA's thread 0 also records when the tile began and when its threads were
- * done (after the barrier) at %tile_records[2 (base + tile)] (docs/device-abi.md "Trace"). Returns the
+ * done (after the barrier) at %tile_records[3 (base + tile)] (docs/device-abi.md "Trace"). Returns the
  * wave's tiles: the tickets it draws. */
 static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interval, int wave, uint32_t base) {
   latch_text *t = w->t;

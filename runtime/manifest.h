@@ -24,6 +24,8 @@
 #define LATCH_ABI_ARENA_ALIGNMENT 256
 /* u64 timestamps per CTA and interval in the trace buffer. */
 #define LATCH_ABI_TRACE_WORDS 3
+/* u64 words per tile record after them (tile_trace): begin, end, the CTA that ran the tile. */
+#define LATCH_ABI_TILE_RECORD_WORDS 3
 
 typedef enum latch_dtype { LATCH_DTYPE_F32, LATCH_DTYPE_BF16, LATCH_DTYPE_I32 } latch_dtype;
 typedef enum latch_arg_role { LATCH_ROLE_PARAM, LATCH_ROLE_STATE, LATCH_ROLE_STEP, LATCH_ROLE_INPUT } latch_arg_role;

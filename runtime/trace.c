@@ -231,6 +231,31 @@ static void write_json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* The tiles' records as events on the tracks of the CTAs that ran them; a record without a begin, with
+ * its end before it, or naming no CTA of the grid is left out. */
+static void write_tile_events(FILE *f, const latch_manifest *m, int64_t ctas, const uint64_t *trace,
+                              const uint64_t *records, uint64_t origin, bool per_sm) {
+  if (latch_trace_tile_records(m) == 0)
+    return;
+  int64_t tile = 0;
+  for (int64_t i = 0; i < m->interval_count; ++i)
+    for (int64_t t = 0; t < m->intervals[i].task_count; ++t)
+      for (int64_t k = 0; k < m->intervals[i].tasks[t].tiles; ++k, ++tile) {
+        const uint64_t *r = records + LATCH_ABI_TILE_RECORD_WORDS * tile;
+        if (r[0] == 0 || r[1] < r[0] || r[2] >= (uint64_t)ctas)
+          continue;
+        int64_t c = (int64_t)r[2];
+        long long tid = per_sm ? (long long)latch_trace_cta_sm(m, ctas, trace, c) : (long long)c;
+        fprintf(f, ",\n{\"name\": ");
+        write_json_string(f, m->intervals[i].tasks[t].kind);
+        fprintf(f, ", \"cat\": \"tile\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f, "
+                   "\"args\": {\"interval\": ",
+                tid, (double)(r[0] - origin) * 1e-3, (double)(r[1] - r[0]) * 1e-3);
+        write_json_string(f, m->intervals[i].name);
+        fprintf(f, ", \"task\": %lld, \"tile\": %lld}}", (long long)t, (long long)k);
+      }
+}
+
 latch_status latch_trace_write_json(const char *path, const latch_manifest *m, int64_t ctas, const uint64_t *trace,
                                     const char *label) {
   bool per_sm = false;
@@ -242,11 +267,16 @@ latch_status latch_trace_write_json(const char *path, const latch_manifest *m, i
     free(tracks);
     return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "cannot write '%s': %s", path, strerror(errno));
   }
+  const uint64_t *records = trace + latch_trace_buffer_words(ctas, m->interval_count);
+  int64_t record_count = latch_trace_tile_records(m);
   uint64_t origin = UINT64_MAX;
   for (int64_t c = 0; c < ctas; ++c)
     for (int64_t i = 0; i < m->interval_count; ++i)
       if (AT(c, i, 0) && AT(c, i, 0) < origin)
         origin = AT(c, i, 0);
+  for (int64_t t = 0; t < record_count; ++t)
+    if (records[LATCH_ABI_TILE_RECORD_WORDS * t] && records[LATCH_ABI_TILE_RECORD_WORDS * t] < origin)
+      origin = records[LATCH_ABI_TILE_RECORD_WORDS * t];
   fprintf(f, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
   fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, \"args\": {\"name\": ");
   write_json_string(f, label);
@@ -288,6 +318,7 @@ latch_status latch_trace_write_json(const char *path, const latch_manifest *m, i
       }
     }
   }
+  write_tile_events(f, m, ctas, trace, records, origin, per_sm);
   fprintf(f, "\n]}\n");
   bool failed = ferror(f) != 0;
   if (fclose(f) != 0 || failed)
@@ -357,7 +388,8 @@ void latch_trace_tasks_print(FILE *stream, const latch_manifest *m, int64_t ctas
       task_time *tt = &times[n++];
       tt->interval = i, tt->task = t, tt->tiles = m->intervals[i].tasks[t].tiles;
       for (int64_t k = 0; k < tt->tiles; ++k, ++tile) {
-        uint64_t begin = record[2 * tile], end = record[2 * tile + 1];
+        const uint64_t *r = record + LATCH_ABI_TILE_RECORD_WORDS * tile;
+        uint64_t begin = r[0], end = r[1];
         if (begin == 0 || end < begin)
           continue;
         durations[tt->recorded++] = (double)(end - begin) * 1e-3;

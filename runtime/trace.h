@@ -6,8 +6,9 @@
  * latch-lower-intervals{trace-tiles=true}) and the manifest lists every interval's tasks, the tiles'
  * records follow:
  * tile t of the update (numbered through the intervals in order, each interval's as the manifest's tasks
- * list them) at trace[ctas * (intervals * 3 + 1) + 2 t + {0, 1}] = when it began and when its CTA's
- * threads were done with it (@latch_main's tile counter loop writes them; 0 where nothing ran it).
+ * list them) at trace[ctas * (intervals * 3 + 1) + 3 t + {0, 1, 2}] = when it began, when its CTA's
+ * threads were done with it, and the CTA that ran it (@latch_main's tile counter loop writes them; 0
+ * where nothing ran it).
  *
  * With one CTA per SM (every CTA recorded its SM, no two the same) the JSON has one track per SM;
  * otherwise one track per CTA, named and sorted by its SM where known. */
@@ -28,7 +29,8 @@ static inline int64_t latch_trace_buffer_words(int64_t ctas, int64_t intervals) 
 }
 
 /* Tiles of the update with a record in the trace buffer: all of them when the kernel records tiles
- * (manifest tile_trace) and every interval of the manifest lists its tasks, else 0. The buffer holds 2 more u64 words per record after latch_trace_buffer_words. */
+ * (manifest tile_trace) and every interval of the manifest lists its tasks, else 0. The buffer holds LATCH_ABI_TILE_RECORD_WORDS more u64 words per record after
+ * latch_trace_buffer_words. */
 int64_t latch_trace_tile_records(const latch_manifest *manifest);
 
 /* Prints the `slowest` tasks by tile time (the sum over a task's recorded tiles of end - begin, the
@@ -90,7 +92,9 @@ void latch_trace_report_print(FILE *stream, const latch_trace_report *report, in
 /* Writes the trace as Chrome/Perfetto trace-event JSON: one track (tid) per SM ("SM s", tid s) when
  * latch_trace_one_cta_per_sm, else one per CTA (tid c, "SM s / CTA c", or "CTA c" when its SM is not
  * recorded; sorted by SM, then CTA); one complete event per interval (its name; cat "work"; args interval,
- * tiles, cta) and one per barrier wait (name "barrier"; cat "wait"); ts/dur in us from the first entry. */
+ * tiles, cta) and one per barrier wait (name "barrier"; cat "wait"); with the tiles' records, one per
+ * recorded tile on its CTA's track (the task's kind; cat "tile"; args interval, task, tile of the task);
+ * ts/dur in us from the first entry. */
 latch_status latch_trace_write_json(const char *path, const latch_manifest *manifest, int64_t ctas,
                                     const uint64_t *trace, const char *label);
 

@@ -318,7 +318,7 @@ static const char synthetic_tasks_manifest[] =
     " {\"name\": \"i2.matmul+1\", \"tiles\": 4, \"tasks\": [{\"kind\": \"matmul\", \"tiles\": 2}, {\"kind\": \"adamw\", \"tiles\": 2}]}],"
     " \"args\": [], \"results\": []}";
 
-static int cmd_tiles(void) {
+static int cmd_tiles(const char *out) {
   latch_manifest m;
   latch_status status =
       latch_manifest_parse("synthetic", synthetic_tasks_manifest, strlen(synthetic_tasks_manifest), &m);
@@ -329,15 +329,17 @@ static int cmd_tiles(void) {
     latch_manifest_deinitialize(&m);
     return fail(LATCH_MAKE_STATUS(LATCH_STATUS_INTERNAL, "latch_trace_tile_records disagrees"));
   }
-  uint64_t trace[CTAS * (INTERVALS * 3 + 1) + 2 * TILES] = {0};
-  /* (begin, end) in ns: i0 matmul 50, 60, 100 and convert 20; i1 map 10, 40; i2 matmul 100, 90 and adamw
-   * 30 and one tile that nothing ran (0, 0). */
-  static const uint64_t records[2 * TILES] = {1000, 1050, 1000, 1060, 1050, 1150, 1060, 1080, 1200, 1210,
-                                              1200, 1240, 1300, 1400, 1300, 1390, 1400, 1430, 0, 0};
+  uint64_t trace[CTAS * (INTERVALS * 3 + 1) + LATCH_ABI_TILE_RECORD_WORDS * TILES] = {0};
+  /* (begin, end, CTA), in ns: i0 matmul 50, 60, 100 and convert 20; i1 map 10, 40; i2 matmul 100, 90 and
+   * adamw 30 and one tile that nothing ran (0, 0, 0). */
+  static const uint64_t records[LATCH_ABI_TILE_RECORD_WORDS * TILES] = {
+      1000, 1050, 0, 1000, 1060, 1, 1050, 1150, 0, 1060, 1080, 1, 1200, 1210, 0,
+      1200, 1240, 1, 1300, 1400, 0, 1300, 1390, 1, 1400, 1430, 1, 0,    0,    0};
   memcpy(&trace[CTAS * (INTERVALS * 3 + 1)], records, sizeof(records));
   latch_trace_tasks_print(stdout, &m, CTAS, trace, 4);
+  status = out ? latch_trace_write_json(out, &m, CTAS, trace, "synthetic tiles") : latch_ok_status();
   latch_manifest_deinitialize(&m);
-  return 0;
+  return status ? fail(status) : 0;
 }
 
 static int cmd_init(const char *seed, const char *p, const char *n, const char *std, const char *dtype) {
@@ -385,7 +387,7 @@ int main(int argc, char **argv) {
   if (argc >= 4 && strcmp(argv[1], "trace") == 0)
     return cmd_trace(argv[2], argv[3]);
   if (argc >= 2 && strcmp(argv[1], "tiles") == 0)
-    return cmd_tiles();
+    return cmd_tiles(argc >= 3 ? argv[2] : NULL);
   if (argc >= 7 && strcmp(argv[1], "init") == 0)
     return cmd_init(argv[2], argv[3], argv[4], argv[5], argv[6]);
   fprintf(stderr, "usage: latch-runtime-test json|jsons|manifest|manifests|status|cuda-error|driver|trace|tiles|init ...\n");
