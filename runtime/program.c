@@ -253,7 +253,8 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
   LATCH_RETURN_IF_ERROR(allocate(p, LATCH_ABI_SYNC_WORDS * sizeof(uint32_t), "the sync words", &p->sync_words),
                         "setting up the grid barrier and the tile counter");
   if (options->tracing) {
-    p->trace_words = latch_trace_buffer_words(p->grid, m->interval_count) + LATCH_ABI_TILE_RECORD_WORDS * latch_trace_tile_records(m);
+    p->trace_words = latch_trace_buffer_words(p->grid, m->interval_count) +
+                     LATCH_ABI_TILE_RECORD_WORDS * latch_trace_tile_records(m);
     LATCH_RETURN_IF_ERROR(allocate(p, (size_t)p->trace_words * sizeof(uint64_t), "the trace buffer", &p->trace),
                           "setting up tracing");
   }
