@@ -210,6 +210,30 @@ def test_compare_traces(tmp):
     check("compare_traces.py: traces of different schedules are refused", r.returncode != 0 and "intervals" in r.stderr)
 
 
+def test_busiest_ctas(tmp):
+    """bench/busiest_ctas.py on a made-up trace: 2 CTAs x 2 intervals, tile events on interval 0."""
+    def work(i, c, ts, dur):
+        return {"name": f"i{i}.matmul+1", "cat": "work", "ph": "X", "pid": 0, "tid": c, "ts": ts, "dur": dur,
+                "args": {"interval": i, "tiles": 3, "cta": c}}
+    def tile(c, ts, dur, kind, task, k):
+        return {"name": kind, "cat": "tile", "ph": "X", "pid": 0, "tid": c, "ts": ts, "dur": dur,
+                "args": {"interval": "i0.matmul+1", "task": task, "tile": k, "cta": c}}
+    events = [work(0, 0, 0, 10), work(0, 1, 0, 30), work(1, 0, 31, 5), work(1, 1, 31, 6),
+              tile(0, 0, 10, "matmul", 0, 0), tile(1, 0, 8, "matmul", 0, 1), tile(1, 8, 22, "convert", 1, 0)]
+    path = os.path.join(tmp, "tiles.json")
+    json.dump({"traceEvents": events}, open(path, "w"))
+    script = os.path.join(HERE, "busiest_ctas.py")
+    r = subprocess.run([sys.executable, script, path, "--top", "1"], capture_output=True, text=True)
+    lines = r.stdout.splitlines()
+    ok = (r.returncode == 0 and len(lines) == 3 and "i0.matmul+1: mean CTA work 20.0 us, busiest CTA 1 30.0 us" in lines[0]
+          and lines[1].split()[:4] == ["+0.0", "8.0", "us", "matmul"] and lines[2].split()[:4] == ["+8.0", "22.0", "us", "convert"])
+    check("busiest_ctas.py: the busiest CTA's tiles of the most uneven interval", ok, r.stdout[:300] + r.stderr[:200])
+    r = subprocess.run([sys.executable, script, path, "i1"], capture_output=True, text=True)
+    check("busiest_ctas.py: an interval without tile records says so", r.returncode == 0 and "no tile records" in r.stdout)
+    r = subprocess.run([sys.executable, script, path, "i7"], capture_output=True, text=True)
+    check("busiest_ctas.py: an unknown interval is refused", r.returncode != 0 and "i7" in r.stderr)
+
+
 def test_torch_args():
     script = os.path.join(HERE, "tinymoe_torch.py")
     r = subprocess.run([sys.executable, script, "--init", "1", "--data", "x.npy", "--json", "o.json"],
@@ -231,6 +255,7 @@ def main():
         test_fake_report(tmp)
         test_timeline_tracks(tmp)
         test_compare_traces(tmp)
+        test_busiest_ctas(tmp)
         test_torch_args()
     print(f"\n{len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
     return 1 if failures else 0

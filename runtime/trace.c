@@ -252,7 +252,7 @@ static void write_tile_events(FILE *f, const latch_manifest *m, int64_t ctas, co
                    "\"args\": {\"interval\": ",
                 tid, (double)(r[0] - origin) * 1e-3, (double)(r[1] - r[0]) * 1e-3);
         write_json_string(f, m->intervals[i].name);
-        fprintf(f, ", \"task\": %lld, \"tile\": %lld}}", (long long)t, (long long)k);
+        fprintf(f, ", \"task\": %lld, \"tile\": %lld, \"cta\": %lld}}", (long long)t, (long long)k, (long long)c);
       }
 }
 

@@ -93,7 +93,7 @@ void latch_trace_report_print(FILE *stream, const latch_trace_report *report, in
  * latch_trace_one_cta_per_sm, else one per CTA (tid c, "SM s / CTA c", or "CTA c" when its SM is not
  * recorded; sorted by SM, then CTA); one complete event per interval (its name; cat "work"; args interval,
  * tiles, cta) and one per barrier wait (name "barrier"; cat "wait"); with the tiles' records, one per
- * recorded tile on its CTA's track (the task's kind; cat "tile"; args interval, task, tile of the task);
+ * recorded tile on its CTA's track (the task's kind; cat "tile"; args interval, task, tile of the task, cta);
  * ts/dur in us from the first entry. */
 latch_status latch_trace_write_json(const char *path, const latch_manifest *manifest, int64_t ctas,
                                     const uint64_t *trace, const char *label);
