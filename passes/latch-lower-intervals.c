@@ -53,6 +53,7 @@ typedef struct lower_options {
   int64_t counter_min_tiles;
   bool trace_tiles;
   int64_t spin_sleep_ns;
+  bool table_dispatch;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -80,6 +81,11 @@ static const latch_pass_option lower_option_table[] = {
      "nanoseconds that a CTA waiting at the grid barrier sleeps between two reads of the counter "
      "(nanosleep: fewer issue slots and L2 reads taken from the CTA that shares its SM); 0: no sleep",
      offsetof(lower_options, spin_sleep_ns)},
+    {"table-dispatch", LATCH_OPTION_BOOL, "false",
+     "@latch_main walks its waves from constant tables and calls each tile body from one place, so that the "
+     "bodies with wgmma are inlined once (ptxas serializes wgmma in a called function); not yet run on a "
+     "GPU: off by default",
+     offsetof(lower_options, table_dispatch)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -140,6 +146,7 @@ typedef struct lowerer {
   int64_t counter_min_tiles; /* latch-lower-intervals{counter-min-tiles}: smaller waves run round robin */
   int64_t spin_sleep_ns;   /* latch-lower-intervals{spin-sleep} */
   bool trace_tiles;        /* and records each tile's begin and end when tracing */
+  bool table_dispatch;     /* latch-lower-intervals{table-dispatch} */
   int errors;
 } lowerer;
 
@@ -505,16 +512,22 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
   return (uint32_t)total;
 }
 
+static void write_trace_value(writer *w, const char *indent, const char *guard, int interval, int first, int count);
+
 /* docs/device-abi.md "Grid barrier": bar.sync; thread 0 fences (release at gpu scope), adds 1 to the
  * counter (monotonic), computes the count that ends this barrier and spins on an acquire load; bar.sync.
  * The fence is explicit because NVPTX prints an acq_rel atomicrmw without ordering. A CTA that finds the
- * count short sleeps latch-lower-intervals{spin-sleep} ns before each further read. */
-static void write_barrier(writer *w, const lowerer *l, int interval, bool trace) {
+ * count short sleeps latch-lower-intervals{spin-sleep} ns before each further read. With `trace`, thread
+ * 0 first writes trace point 1 of interval `interval`, or of the interval in the i64 %v<interval_value>
+ * when that is >= 0 (dispatch=table). */
+static void write_barrier(writer *w, const lowerer *l, int interval, int interval_value, bool trace) {
   latch_text *t = w->t;
   int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w), seen = fresh(w), wait = fresh(w);
   latch_text_put(t, "    nvvm.barrier0\n");
   latch_text_put(t, "    scf.if %%leader {\n");
-  if (trace)
+  if (trace && interval_value >= 0)
+    write_trace_value(w, "      ", "%tracing", interval_value, 1, 1);
+  else if (trace)
     write_trace(w, "      ", "%tracing", interval, 1, 1);
   latch_text_put(t, "      llvm.fence syncscope(\"device\") release\n");
   latch_text_put(t,
@@ -538,6 +551,504 @@ static void write_barrier(writer *w, const lowerer *l, int interval, bool trace)
   latch_text_put(t, "      }\n");
   latch_text_put(t, "    }\n");
   latch_text_put(t, "    nvvm.barrier0\n");
+}
+
+/* ---- dispatch=table: each tile body called from one place ----
+ * docs/device-abi.md "Table dispatch". ptxas serializes the wgmma of a tile body that @latch_main calls
+ * (C7510), and inlining a body at each task that uses it multiplies the code by the tasks (TinyMoE 2x1024:
+ * PTX x2, ptxas 50 s). With dispatch=table @latch_main is one loop over the waves of all intervals: each
+ * wave's interval, tasks, tile count, tile counter use and ending come from @latch_table_waves, each
+ * task's first tile, tiles, tile body and pointer recipes from @latch_table_tasks and
+ * @latch_table_pointers, and one scf.index_switch on the tile body calls it; so a body has one call site
+ * and the bodies with wgmma are inlined there (passthrough alwaysinline) once each. The pointers are the
+ * recipes of the task's @task_<N> (docs/device-abi.md "Shared tile bodies"): an arena offset, an
+ * argument slot or a global of gpu.module @latch. */
+enum { POINTER_ARENA = 0, POINTER_ARG = 1, POINTER_GLOBAL = 2 };
+enum { WAVE_FIELDS = 8, TASK_FIELDS = 4 };
+enum { WAVE_END_WAVE = 0, WAVE_END_INTERVAL = 1, WAVE_END_LAST = 2 };
+
+typedef struct table_body {
+  char symbol[MAX_SYMBOL];
+  int params;
+  MlirOperation function;
+} table_body;
+
+typedef struct dispatch_tables {
+  table_body *bodies;
+  int body_count;
+  int *task_body;       /* per lowered task: its body, -1 when it has no tiles */
+  int64_t *task_params; /* per lowered task: its first row of pointers */
+  int64_t *pointers;    /* (kind, value) per row */
+  int64_t pointer_rows;
+  char (*globals)[MAX_SYMBOL];
+  int global_count;
+  int64_t *waves; /* WAVE_FIELDS per wave */
+  int wave_count;
+  int64_t *task_rows; /* TASK_FIELDS per task with tiles, in wave order */
+  int task_row_count;
+  bool any_counted; /* a wave takes tickets from the tile counter */
+} dispatch_tables;
+
+static void tables_deinitialize(dispatch_tables *d) {
+  free(d->bodies);
+  free(d->task_body);
+  free(d->task_params);
+  free(d->pointers);
+  free(d->globals);
+  free(d->waves);
+  free(d->task_rows);
+}
+
+static MlirOperation defining_op(MlirValue value) {
+  return mlirValueIsAOpResult(value) ? mlirOpResultGetOwner(value) : (MlirOperation){NULL};
+}
+
+static bool is_op(MlirOperation op, const char *name) { return !mlirOperationIsNull(op) && latch_op_is(op, name); }
+
+/* The recipe of pointer `value` of a @task_<N>: llvm.mlir.addressof @g, inttoptr(load(args[slot])) or
+ * getelementptr i8 base[constant offset] (write_task_function of latch-lower-tasks). */
+static bool read_pointer(dispatch_tables *d, MlirValue value, int64_t *kind, int64_t *out) {
+  MlirOperation def = defining_op(value);
+  if (is_op(def, "llvm.mlir.addressof")) {
+    MlirAttribute name = mlirOperationGetAttributeByName(def, str("global_name"));
+    if (mlirAttributeIsNull(name) || !mlirAttributeIsAFlatSymbolRef(name))
+      return false;
+    MlirStringRef symbol = mlirFlatSymbolRefAttrGetValue(name);
+    if (symbol.length >= MAX_SYMBOL)
+      return false;
+    int found = -1;
+    for (int g = 0; g < d->global_count && found < 0; ++g)
+      if (strlen(d->globals[g]) == symbol.length && memcmp(d->globals[g], symbol.data, symbol.length) == 0)
+        found = g;
+    if (found < 0) {
+      char(*grown)[MAX_SYMBOL] = realloc(d->globals, (size_t)(d->global_count + 1) * MAX_SYMBOL);
+      if (!grown)
+        return false;
+      d->globals = grown;
+      snprintf(d->globals[d->global_count], MAX_SYMBOL, "%.*s", (int)symbol.length, symbol.data);
+      found = d->global_count++;
+    }
+    *kind = POINTER_GLOBAL, *out = found;
+    return true;
+  }
+  if (is_op(def, "llvm.inttoptr")) {
+    MlirOperation load = defining_op(mlirOperationGetOperand(def, 0));
+    MlirOperation slot = is_op(load, "llvm.load") ? defining_op(mlirOperationGetOperand(load, 0)) : (MlirOperation){NULL};
+    MlirAttribute raw = is_op(slot, "llvm.getelementptr") && mlirOperationGetNumOperands(slot) == 1
+                            ? mlirOperationGetAttributeByName(slot, str("rawConstantIndices"))
+                            : (MlirAttribute){NULL};
+    if (mlirAttributeIsNull(raw) || !mlirAttributeIsADenseI32Array(raw) || mlirDenseArrayGetNumElements(raw) != 1)
+      return false;
+    *kind = POINTER_ARG, *out = mlirDenseI32ArrayGetElement(raw, 0);
+    return true;
+  }
+  if (is_op(def, "llvm.getelementptr") && mlirOperationGetNumOperands(def) == 2) {
+    MlirOperation offset = defining_op(mlirOperationGetOperand(def, 1));
+    MlirAttribute constant = is_op(offset, "arith.constant") ? mlirOperationGetAttributeByName(offset, str("value"))
+                                                             : (MlirAttribute){NULL};
+    if (mlirAttributeIsNull(constant) || !mlirAttributeIsAInteger(constant))
+      return false;
+    *kind = POINTER_ARENA, *out = mlirIntegerAttrGetValueInt(constant);
+    return true;
+  }
+  return false;
+}
+
+/* The tile body and pointer recipes of lowered task `i` from its @task_<N>. */
+static bool read_task_recipe(lowerer *l, dispatch_tables *d, MlirSymbolTable symbols, size_t i) {
+  const lowered_task *task = &l->tasks[i];
+  MlirOperation function = mlirSymbolTableLookup(symbols, str(task->function));
+  MlirRegion region = mlirOperationGetRegion(function, 0);
+  MlirBlock entry = mlirRegionGetFirstBlock(region);
+  MlirOperation call = {NULL};
+  for (MlirOperation op = mlirBlockIsNull(entry) ? (MlirOperation){NULL} : mlirBlockGetFirstOperation(entry);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (latch_op_is(op, "func.call"))
+      call = op;
+  MlirAttribute callee = mlirOperationIsNull(call) ? (MlirAttribute){NULL} : mlirOperationGetAttributeByName(call, str("callee"));
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee)) {
+    report(l, task->op, "dispatch=table: @%s does not call a tile body", task->function);
+    return false;
+  }
+  MlirStringRef symbol = mlirFlatSymbolRefAttrGetValue(callee);
+  int params = (int)mlirOperationGetNumOperands(call) - 1, body = -1;
+  if (params > 64) {
+    report(l, task->op, "dispatch=table: @%s passes %d pointers (at most 64)", task->function, params);
+    return false;
+  }
+  for (int b = 0; b < d->body_count && body < 0; ++b)
+    if (strlen(d->bodies[b].symbol) == symbol.length && memcmp(d->bodies[b].symbol, symbol.data, symbol.length) == 0)
+      body = b;
+  if (body < 0) {
+    table_body *grown = realloc(d->bodies, (size_t)(d->body_count + 1) * sizeof(*grown));
+    if (grown)
+      d->bodies = grown;
+    if (!grown || symbol.length >= MAX_SYMBOL) {
+      report(l, task->op, "dispatch=table: out of memory, or a tile body name of %zu bytes", symbol.length);
+      return false;
+    }
+    d->bodies = grown;
+    table_body *b = &d->bodies[d->body_count];
+    snprintf(b->symbol, MAX_SYMBOL, "%.*s", (int)symbol.length, symbol.data);
+    b->params = params;
+    b->function = mlirSymbolTableLookup(symbols, symbol);
+    body = d->body_count++;
+  }
+  if (d->bodies[body].params != params) {
+    report(l, task->op, "dispatch=table: @%s calls @%s with %d pointers, another task with %d", task->function,
+           d->bodies[body].symbol, params, d->bodies[body].params);
+    return false;
+  }
+  int64_t *grown = realloc(d->pointers, (size_t)(d->pointer_rows + params + 1) * 2 * sizeof(int64_t));
+  if (!grown) {
+    report(l, task->op, "out of memory");
+    return false;
+  }
+  d->pointers = grown;
+  d->task_body[i] = body;
+  d->task_params[i] = d->pointer_rows;
+  for (int k = 0; k < params; ++k) {
+    int64_t *row = &d->pointers[2 * (d->pointer_rows + k)];
+    if (!read_pointer(d, mlirOperationGetOperand(call, k + 1), &row[0], &row[1])) {
+      report(l, task->op, "dispatch=table: pointer %d of @%s is not an arena offset, an argument or a global", k,
+             task->function);
+      return false;
+    }
+  }
+  d->pointer_rows += params;
+  return true;
+}
+
+/* Whether `op` or an op nested in it is an nvvm.wgmma.mma_async. */
+static MlirWalkResult find_wgmma(MlirOperation op, void *user_data) {
+  if (latch_op_is(op, "nvvm.wgmma.mma_async")) {
+    *(bool *)user_data = true;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* The tables of @latch_main's waves and tasks, and the bodies with wgmma marked alwaysinline. */
+static bool build_tables(lowerer *l, dispatch_tables *d) {
+  memset(d, 0, sizeof(*d));
+  d->task_body = calloc(l->task_count + 1, sizeof(int));
+  d->task_params = calloc(l->task_count + 1, sizeof(int64_t));
+  d->waves = calloc(((size_t)l->interval_count * 2 + l->task_count + 1) * WAVE_FIELDS, sizeof(int64_t));
+  d->task_rows = calloc((l->task_count + 1) * TASK_FIELDS, sizeof(int64_t));
+  if (!d->task_body || !d->task_params || !d->waves || !d->task_rows) {
+    report(l, l->program, "out of memory");
+    return false;
+  }
+  MlirSymbolTable symbols = mlirSymbolTableCreate(l->gpu_module);
+  bool ok = true;
+  for (size_t i = 0; i < l->task_count && ok; ++i) {
+    d->task_body[i] = -1;
+    if (l->tasks[i].tiles > 0)
+      ok = read_task_recipe(l, d, symbols, i);
+  }
+  mlirSymbolTableDestroy(symbols);
+  if (!ok)
+    return false;
+  uint32_t tickets = 0;
+  for (int i = 0; i < l->interval_count; ++i) {
+    int waves = l->interval_waves[i] > 0 ? l->interval_waves[i] : 1;
+    for (int wave = 0; wave < waves; ++wave) {
+      int64_t *row = &d->waves[(size_t)d->wave_count++ * WAVE_FIELDS];
+      int64_t start = 0;
+      row[0] = i;
+      row[1] = d->task_row_count;
+      for (size_t k = 0; k < l->task_count; ++k) {
+        const lowered_task *task = &l->tasks[k];
+        if (task->interval != i || task->wave != wave || task->tiles == 0)
+          continue;
+        int64_t *t = &d->task_rows[(size_t)d->task_row_count++ * TASK_FIELDS];
+        t[0] = start, t[1] = task->tiles, t[2] = d->task_body[k], t[3] = d->task_params[k];
+        start += task->tiles;
+      }
+      row[2] = d->task_row_count;
+      row[3] = start;
+      row[4] = wave_counted(l, i, wave) && start > 0;
+      row[5] = (int64_t)tickets;
+      if (row[4])
+        tickets += (uint32_t)start;
+      d->any_counted = d->any_counted || row[4];
+      row[6] = wave + 1 < waves ? WAVE_END_WAVE : i + 1 < l->interval_count ? WAVE_END_INTERVAL : WAVE_END_LAST;
+      row[7] = wave == 0;
+    }
+  }
+  for (int b = 0; b < d->body_count; ++b) {
+    bool wgmma = false;
+    if (!mlirOperationIsNull(d->bodies[b].function))
+      mlirOperationWalk(d->bodies[b].function, find_wgmma, &wgmma, MlirWalkPreOrder);
+    if (wgmma) {
+      MlirAttribute inline_always = mlirStringAttrGet(l->context, str("alwaysinline"));
+      mlirOperationSetAttributeByName(d->bodies[b].function, str("passthrough"),
+                                      mlirArrayAttrGet(l->context, 1, &inline_always));
+    }
+  }
+  return true;
+}
+
+/* A constant i64 table as a global of gpu.module @latch. */
+static void write_table(latch_text *t, const char *name, const int64_t *values, int64_t count) {
+  latch_text_put(t, "  llvm.mlir.global internal constant @%s(dense<[", name);
+  for (int64_t i = 0; i < count; ++i)
+    latch_text_put(t, "%s%lld", i ? ", " : "", (long long)values[i]);
+  if (count == 0)
+    latch_text_put(t, "0");
+  latch_text_put(t, "]> : tensor<%lldxi64>) {addr_space = 1 : i32} : !llvm.array<%lld x i64>\n",
+                 (long long)(count ? count : 1), (long long)(count ? count : 1));
+}
+
+static void write_tables(const dispatch_tables *d, latch_text *t) {
+  for (int b = 0; b < d->body_count; ++b) { /* declarations, so that the scratch module parses */
+    latch_text_put(t, "  func.func private @\"%s\"(i32", d->bodies[b].symbol);
+    for (int k = 0; k < d->bodies[b].params; ++k)
+      latch_text_put(t, ", !llvm.ptr<1>");
+    latch_text_put(t, ")\n");
+  }
+  write_table(t, "latch_table_waves", d->waves, (int64_t)d->wave_count * WAVE_FIELDS);
+  write_table(t, "latch_table_tasks", d->task_rows, (int64_t)d->task_row_count * TASK_FIELDS);
+  write_table(t, "latch_table_pointers", d->pointers, d->pointer_rows * 2);
+  if (d->global_count == 0)
+    return;
+  for (int g = 0; g < d->global_count; ++g) /* the same */
+    latch_text_put(t, "  llvm.mlir.global external @%s() {addr_space = 1 : i32} : i8\n", d->globals[g]);
+  latch_text_put(t, "  llvm.mlir.global internal constant @latch_table_globals() {addr_space = 1 : i32} : "
+                    "!llvm.array<%d x ptr<1>> {\n    %%g = llvm.mlir.undef : !llvm.array<%d x ptr<1>>\n",
+                 d->global_count, d->global_count);
+  for (int g = 0; g < d->global_count; ++g) {
+    char previous[24];
+    snprintf(previous, sizeof(previous), g ? "g%d" : "g", g - 1);
+    latch_text_put(t, "    %%a%d = llvm.mlir.addressof @%s : !llvm.ptr<1>\n", g, d->globals[g]);
+    latch_text_put(t, "    %%g%d = llvm.insertvalue %%a%d, %%%s[%d] : !llvm.array<%d x ptr<1>>\n", g, g, previous, g,
+                   d->global_count);
+  }
+  latch_text_put(t, "    llvm.return %%g%d : !llvm.array<%d x ptr<1>>\n  }\n", d->global_count - 1, d->global_count);
+}
+
+/* Whether `name` is one of the tables' globals (declared in the scratch module only so that it parses). */
+static bool table_global(const dispatch_tables *d, MlirStringRef name) {
+  for (int g = 0; d && g < d->global_count; ++g)
+    if (strlen(d->globals[g]) == name.length && memcmp(d->globals[g], name.data, name.length) == 0)
+      return true;
+  return false;
+}
+
+/* %v<out> = the i64 at `index` (an i64 value) of table @name. */
+static int table_load(writer *w, const char *indent, const char *name, int index) {
+  int base = fresh(w), address = fresh(w), value = fresh(w);
+  latch_text_put(w->t, "%s%%v%d = llvm.mlir.addressof @%s : !llvm.ptr<1>\n", indent, base, name);
+  latch_text_put(w->t, "%s%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n", indent,
+                 address, base, index);
+  latch_text_put(w->t, "%s%%v%d = llvm.load %%v%d {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n", indent, value, address);
+  return value;
+}
+
+static int const_i64(writer *w, const char *indent, int64_t value) {
+  int v = fresh(w);
+  latch_text_put(w->t, "%s%%v%d = arith.constant %lld : i64\n", indent, v, (long long)value);
+  return v;
+}
+
+static int add_i64(writer *w, const char *indent, int a, int b) {
+  int v = fresh(w);
+  latch_text_put(w->t, "%s%%v%d = arith.addi %%v%d, %%v%d : i64\n", indent, v, a, b);
+  return v;
+}
+
+/* Field `field` of row `row` (an i64 value) of a table of `fields` per row. */
+static int table_field(writer *w, const char *indent, const char *name, int row, int fields, int field) {
+  int scaled = fresh(w);
+  latch_text_put(w->t, "%s%%v%d = arith.muli %%v%d, %%v%d : i64\n", indent, scaled, row, const_i64(w, indent, fields));
+  return table_load(w, indent, name, add_i64(w, indent, scaled, const_i64(w, indent, field)));
+}
+
+/* Trace points [first, first + count) of the interval in %v<interval> (i64), by the tracing leader. */
+static void write_trace_value(writer *w, const char *indent, const char *guard, int interval, int first, int count) {
+  latch_text *t = w->t;
+  latch_text_put(t, "%sscf.if %s {\n", indent, guard);
+  int now = fresh(w), three = fresh(w), row = fresh(w);
+  latch_text_put(t, "%s  %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", indent, now);
+  latch_text_put(t, "%s  %%v%d = arith.constant 3 : i64\n", indent, three);
+  latch_text_put(t, "%s  %%v%d = arith.muli %%v%d, %%v%d : i64\n", indent, row, interval, three);
+  for (int p = first; p < first + count; ++p) {
+    int word = fresh(w), local = fresh(w), index = fresh(w), address = fresh(w);
+    latch_text_put(t, "%s  %%v%d = arith.constant %d : i64\n", indent, word, p);
+    latch_text_put(t, "%s  %%v%d = arith.addi %%v%d, %%v%d : i64\n", indent, local, row, word);
+    latch_text_put(t, "%s  %%v%d = arith.addi %%trace_row, %%v%d : i64\n", indent, index, local);
+    latch_text_put(t, "%s  %%v%d = llvm.getelementptr %%trace[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n",
+                   indent, address, index);
+    latch_text_put(t, "%s  llvm.store %%v%d, %%v%d {alignment = 8 : i64} : i64, !llvm.ptr<1>\n", indent, now, address);
+  }
+  latch_text_put(t, "%s}\n", indent);
+}
+
+/* Pointer `k` of the task whose rows start at %v<first> (i64): its recipe resolved. */
+static int write_table_pointer(writer *w, const dispatch_tables *d, const char *in, int first, int k) {
+  latch_text *t = w->t;
+  int row = add_i64(w, in, first, const_i64(w, in, k));
+  int kind = table_field(w, in, "latch_table_pointers", row, 2, 0);
+  int value = table_field(w, in, "latch_table_pointers", row, 2, 1);
+  int is_arena = fresh(w), is_arg = fresh(w), slot = fresh(w), slot_address = fresh(w), arg_word = fresh(w);
+  int arena_word = fresh(w), other = fresh(w), word = fresh(w), pointer = fresh(w), zero = const_i64(w, in, 0);
+  latch_text_put(t, "%s%%v%d = arith.cmpi eq, %%v%d, %%v%d : i64\n", in, is_arena, kind, const_i64(w, in, POINTER_ARENA));
+  latch_text_put(t, "%s%%v%d = arith.cmpi eq, %%v%d, %%v%d : i64\n", in, is_arg, kind, const_i64(w, in, POINTER_ARG));
+  latch_text_put(t, "%s%%v%d = arith.select %%v%d, %%v%d, %%v%d : i64\n", in, slot, is_arg, value, zero);
+  latch_text_put(t, "%s%%v%d = llvm.getelementptr %%args[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n", in,
+                 slot_address, slot);
+  latch_text_put(t, "%s%%v%d = llvm.load %%v%d {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n", in, arg_word, slot_address);
+  latch_text_put(t, "%s%%v%d = arith.addi %%arena_word, %%v%d : i64\n", in, arena_word, value);
+  int global_word = zero;
+  if (d->global_count > 0) {
+    int is_global = fresh(w), index = fresh(w), table = fresh(w), address = fresh(w), loaded = fresh(w);
+    global_word = fresh(w);
+    latch_text_put(t, "%s%%v%d = arith.cmpi eq, %%v%d, %%v%d : i64\n", in, is_global, kind,
+                   const_i64(w, in, POINTER_GLOBAL));
+    latch_text_put(t, "%s%%v%d = arith.select %%v%d, %%v%d, %%v%d : i64\n", in, index, is_global, value, zero);
+    latch_text_put(t, "%s%%v%d = llvm.mlir.addressof @latch_table_globals : !llvm.ptr<1>\n", in, table);
+    latch_text_put(t, "%s%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, !llvm.ptr<1>\n",
+                   in, address, table, index);
+    latch_text_put(t, "%s%%v%d = llvm.load %%v%d {alignment = 8 : i64} : !llvm.ptr<1> -> !llvm.ptr<1>\n", in, loaded,
+                   address);
+    latch_text_put(t, "%s%%v%d = llvm.ptrtoint %%v%d : !llvm.ptr<1> to i64\n", in, global_word, loaded);
+  }
+  latch_text_put(t, "%s%%v%d = arith.select %%v%d, %%v%d, %%v%d : i64\n", in, other, is_arg, arg_word, global_word);
+  latch_text_put(t, "%s%%v%d = arith.select %%v%d, %%v%d, %%v%d : i64\n", in, word, is_arena, arena_word, other);
+  latch_text_put(t, "%s%%v%d = llvm.inttoptr %%v%d : i64 to !llvm.ptr<1>\n", in, pointer, word);
+  return pointer;
+}
+
+/* Tile %v<tile> (i32) of the wave whose task rows are [%v<begin>, %v<end>): its task found by the rows'
+ * tile ranges, then one scf.index_switch on the task's tile body. */
+static void write_table_dispatch(writer *w, const dispatch_tables *d, int tile, int begin, int end) {
+  latch_text *t = w->t;
+  const char *in = "        ";
+  int wide = fresh(w), n = fresh(w), found = fresh(w), local = fresh(w), result = fresh(w);
+  latch_text_put(t, "      %%v%d = arith.extui %%v%d : i32 to i64\n", wide, tile);
+  latch_text_put(t, "      %%v%d:2 = scf.for %%v%d = %%v%d to %%v%d step %%v%d iter_args(%%v%d = %%v%d, %%v%d = %%v%d) "
+                    "-> (i64, i64) : i64 {\n",
+                 result, n, begin, end, const_i64(w, "      ", 1), found, begin, local, const_i64(w, "      ", 0));
+  int start = table_field(w, in, "latch_table_tasks", n, TASK_FIELDS, 0);
+  int tiles = table_field(w, in, "latch_table_tasks", n, TASK_FIELDS, 1);
+  int after = fresh(w), from = fresh(w), below = fresh(w), inside = fresh(w), own = fresh(w), next_found = fresh(w),
+      next_local = fresh(w);
+  latch_text_put(t, "%s%%v%d = arith.addi %%v%d, %%v%d : i64\n", in, after, start, tiles);
+  latch_text_put(t, "%s%%v%d = arith.cmpi uge, %%v%d, %%v%d : i64\n", in, from, wide, start);
+  latch_text_put(t, "%s%%v%d = arith.cmpi ult, %%v%d, %%v%d : i64\n", in, below, wide, after);
+  latch_text_put(t, "%s%%v%d = arith.andi %%v%d, %%v%d : i1\n", in, inside, from, below);
+  latch_text_put(t, "%s%%v%d = arith.subi %%v%d, %%v%d : i64\n", in, own, wide, start);
+  latch_text_put(t, "%s%%v%d = arith.select %%v%d, %%v%d, %%v%d : i64\n", in, next_found, inside, n, found);
+  latch_text_put(t, "%s%%v%d = arith.select %%v%d, %%v%d, %%v%d : i64\n", in, next_local, inside, own, local);
+  latch_text_put(t, "%sscf.yield %%v%d, %%v%d : i64, i64\n", in, next_found, next_local);
+  latch_text_put(t, "      }\n");
+  int task = fresh(w), local32 = fresh(w), body_index = fresh(w);
+  latch_text_put(t, "      %%v%d = arith.addi %%v%d#0, %%v%d : i64\n", task, result, const_i64(w, "      ", 0));
+  int body = table_field(w, "      ", "latch_table_tasks", task, TASK_FIELDS, 2);
+  int first = table_field(w, "      ", "latch_table_tasks", task, TASK_FIELDS, 3);
+  latch_text_put(t, "      %%v%d = arith.trunci %%v%d#1 : i64 to i32\n", local32, result);
+  latch_text_put(t, "      %%v%d = arith.index_cast %%v%d : i64 to index\n", body_index, body);
+  latch_text_put(t, "      scf.index_switch %%v%d\n", body_index);
+  for (int b = 0; b < d->body_count; ++b) {
+    latch_text_put(t, "      case %d {\n", b);
+    int pointers[64], count = d->bodies[b].params;
+    for (int k = 0; k < count; ++k)
+      pointers[k] = write_table_pointer(w, d, in, first, k);
+    latch_text_put(t, "%sfunc.call @\"%s\"(%%v%d", in, d->bodies[b].symbol, local32);
+    for (int k = 0; k < count; ++k)
+      latch_text_put(t, ", %%v%d", pointers[k]);
+    latch_text_put(t, ") : (i32");
+    for (int k = 0; k < count; ++k)
+      latch_text_put(t, ", !llvm.ptr<1>");
+    latch_text_put(t, ") -> ()\n%sscf.yield\n      }\n", in);
+  }
+  latch_text_put(t, "      default {\n%sscf.yield\n      }\n", in);
+}
+
+/* @latch_main's body with dispatch=table: for each wave of @latch_table_waves, (its interval's first wave)
+ * trace point 0, the tile loop (round robin, or the tile counter as write_counted_tile_loop draws it, by
+ * the wave's flag), then its end: a wave barrier, the interval's grid barrier with trace points 1 and 2,
+ * or for the last interval trace points 1 and 2 after the CTA's threads are done. */
+static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables *d) {
+  latch_text *t = w->t;
+  const char *in = "      ";
+  int wave = fresh(w);
+  latch_text_put(t, "    %%arena_word = llvm.load %%args {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
+  latch_text_put(t, "    scf.for %%v%d = %%v%d to %%v%d step %%v%d : i64 {\n", wave, const_i64(w, "    ", 0),
+                 const_i64(w, "    ", d->wave_count), const_i64(w, "    ", 1));
+  int interval = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 0);
+  int begin = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 1);
+  int end = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 2);
+  int total = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 3);
+  int counted_word = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 4);
+  int base = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 5);
+  int ending = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 6);
+  int first_word = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 7);
+  int zero = const_i64(w, in, 0), first = fresh(w), enter = fresh(w), counted = fresh(w), total32 = fresh(w),
+      base32 = fresh(w);
+  latch_text_put(t, "%s%%v%d = arith.cmpi ne, %%v%d, %%v%d : i64\n", in, first, first_word, zero);
+  latch_text_put(t, "%s%%v%d = arith.andi %%trace_leader, %%v%d : i1\n", in, enter, first);
+  char guard[32];
+  snprintf(guard, sizeof(guard), "%%v%d", enter);
+  write_trace_value(w, in, guard, interval, 0, 1);
+  latch_text_put(t, "%s%%v%d = arith.cmpi ne, %%v%d, %%v%d : i64\n", in, counted, counted_word, zero);
+  latch_text_put(t, "%s%%v%d = arith.trunci %%v%d : i64 to i32\n", in, total32, total);
+  latch_text_put(t, "%s%%v%d = arith.trunci %%v%d : i64 to i32\n", in, base32, base);
+  /* The tile loop: tile ctaid first, then tickets (counted) or + gridDim.x (round robin). */
+  int results = fresh(w), tile = fresh(w), parity = fresh(w), go = fresh(w), draws = fresh(w), ticket = fresh(w),
+      drawn = fresh(w), next = fresh(w), flipped = fresh(w);
+  latch_text_put(t, "%s%%v%d:2 = scf.while (%%v%d = %%cta, %%v%d = %%c0) : (i32, i32) -> (i32, i32) {\n", in, results,
+                 tile, parity);
+  latch_text_put(t, "%s  %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", in, go, tile, total32);
+  latch_text_put(t, "%s  scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", in, go, tile, parity);
+  latch_text_put(t, "%s} do {\n", in);
+  latch_text_put(t, "%s^bb0(%%v%d: i32, %%v%d: i32):\n", in, tile, parity);
+  latch_text_put(t, "      %%v%d = arith.andi %%leader, %%v%d : i1\n", draws, counted);
+  latch_text_put(t, "      %%v%d = scf.if %%v%d -> (i32) {\n", ticket, draws);
+  if (d->any_counted)
+    latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%tile_counter, %%c1 syncscope(\"device\") monotonic "
+                      ": !llvm.ptr<1>, i32\n        scf.yield %%v%d : i32\n", drawn, drawn);
+  else
+    latch_text_put(t, "        scf.yield %%c0 : i32\n");
+  latch_text_put(t, "      } else {\n        scf.yield %%c0 : i32\n      }\n");
+  write_table_dispatch(w, d, tile, begin, end);
+  latch_text_put(t, "      %%v%d = scf.if %%v%d -> (i32) {\n", next, counted);
+  if (d->any_counted) {
+    int slot = fresh(w), offset = fresh(w), handed = fresh(w), taken = fresh(w);
+    latch_text_put(t, "        %%v%d = llvm.getelementptr %%next_tile[%%v%d] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32\n",
+                   slot, parity);
+    latch_text_put(t, "        scf.if %%leader {\n");
+    latch_text_put(t, "          %%v%d = arith.subi %%v%d, %%v%d : i32\n", offset, ticket, base32);
+    latch_text_put(t, "          %%v%d = arith.addi %%v%d, %%grid : i32\n", handed, offset);
+    latch_text_put(t, "          llvm.store %%v%d, %%v%d {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", handed, slot);
+    latch_text_put(t, "        }\n        nvvm.barrier0\n");
+    latch_text_put(t, "        %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
+    latch_text_put(t, "        scf.yield %%v%d : i32\n", taken);
+  } else {
+    latch_text_put(t, "        scf.yield %%v%d : i32\n", total32); /* never taken: no wave is counted */
+  }
+  int stepped = fresh(w);
+  latch_text_put(t, "      } else {\n        %%v%d = arith.addi %%v%d, %%grid : i32\n        scf.yield %%v%d : i32\n"
+                    "      }\n", stepped, tile, stepped);
+  latch_text_put(t, "      %%v%d = arith.xori %%v%d, %%c1 : i32\n", flipped, parity);
+  latch_text_put(t, "      scf.yield %%v%d, %%v%d : i32, i32\n", next, flipped);
+  latch_text_put(t, "%s}\n", in);
+  /* The wave's end. */
+  int ending_index = fresh(w);
+  latch_text_put(t, "%s%%v%d = arith.index_cast %%v%d : i64 to index\n", in, ending_index, ending);
+  latch_text_put(t, "%sscf.index_switch %%v%d\n", in, ending_index);
+  latch_text_put(t, "%scase %d {\n", in, WAVE_END_WAVE);
+  write_barrier(w, l, -1, -1, false);
+  latch_text_put(t, "%s  scf.yield\n%s}\n", in, in);
+  latch_text_put(t, "%scase %d {\n", in, WAVE_END_INTERVAL);
+  write_barrier(w, l, -1, interval, true);
+  write_trace_value(w, in, "%trace_leader", interval, 2, 1);
+  latch_text_put(t, "%s  scf.yield\n%s}\n", in, in);
+  latch_text_put(t, "%sdefault {\n", in);
+  latch_text_put(t, "%s  scf.if %%tracing {\n%s    nvvm.barrier0\n%s  }\n", in, in, in);
+  write_trace_value(w, in, "%trace_leader", interval, 1, 2);
+  latch_text_put(t, "%s  scf.yield\n%s}\n", in, in);
+  latch_text_put(t, "    }\n");
 }
 
 /* docs/device-abi.md "Staged control": the kernel of wave `wave` of interval `interval`, launched on its
@@ -583,10 +1094,12 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 }
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
-static void write_kernel(const lowerer *l, latch_text *t) {
+static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text *t) {
   writer w = {t, 0};
   bool counted = any_wave_counted(l);
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
+  if (d)
+    write_tables(d, t);
   if (counted)
     latch_text_put(t, "  llvm.mlir.global internal @latch_next_tile() {addr_space = 3 : i32, alignment = 4 : i64} : "
                       "!llvm.array<2 x i32> {\n"
@@ -638,19 +1151,21 @@ static void write_kernel(const lowerer *l, latch_text *t) {
                       "!llvm.ptr<1>, i64\n");
   }
   write_trace_smid(&w);
+  if (d)
+    write_table_waves(&w, l, d);
   uint32_t tickets = 0; /* drawn from the tile counter before the current wave */
-  for (int i = 0; i < l->interval_count; ++i) {
+  for (int i = 0; !d && i < l->interval_count; ++i) {
     write_trace(&w, "    ", "%trace_leader", i, 0, 1);
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
       if (wave > 0)
-        write_barrier(&w, l, i, false);
+        write_barrier(&w, l, i, -1, false);
       if (wave_counted(l, i, wave))
         tickets += write_counted_tile_loop(&w, l, i, wave, tickets);
       else
         write_tile_loop(&w, l, i, wave);
     }
     if (i + 1 < l->interval_count) {
-      write_barrier(&w, l, i, true);
+      write_barrier(&w, l, i, -1, true);
       write_trace(&w, "    ", "%trace_leader", i, 2, 1);
     } else {
       /* The last interval has no grid barrier: its tiles are done when the CTA's threads are. */
@@ -676,8 +1191,18 @@ static MlirWalkResult relocate(MlirOperation op, void *user_data) {
 /* Parses the kernel text and moves @latch_main into gpu.module @latch. */
 static bool insert_kernel(lowerer *l) {
   latch_text t = {0};
-  write_kernel(l, &t);
+  dispatch_tables tables, *d = NULL;
+  if (l->table_dispatch) {
+    if (!build_tables(l, &tables)) {
+      tables_deinitialize(&tables);
+      return false;
+    }
+    d = &tables;
+  }
+  write_kernel(l, d, &t);
   if (t.failed) {
+    if (d)
+      tables_deinitialize(d);
     latch_text_deinitialize(&t);
     report(l, l->program, "out of memory writing the kernel");
     return false;
@@ -686,6 +1211,8 @@ static bool insert_kernel(lowerer *l) {
                                                    str("latch-lower-intervals"));
   latch_text_deinitialize(&t);
   if (mlirOperationIsNull(scratch)) {
+    if (d)
+      tables_deinitialize(d);
     report(l, l->program, "the generated kernel did not parse (a bug in this pass)");
     return false;
   }
@@ -697,11 +1224,16 @@ static bool insert_kernel(lowerer *l) {
     next = mlirOperationGetNextInBlock(op);
     if (!latch_op_is(op, "gpu.func") && !latch_op_is(op, "llvm.mlir.global"))
       continue;
+    MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
+    if (!mlirAttributeIsNull(name) && table_global(d, mlirStringAttrGetValue(name)))
+      continue; /* a declaration of the tables' scratch module: the global is already there */
     mlirOperationWalk(op, relocate, &loc, MlirWalkPreOrder);
     mlirOperationRemoveFromParent(op);
     mlirBlockAppendOwnedOperation(target, op);
   }
   mlirOperationDestroy(scratch);
+  if (d)
+    tables_deinitialize(d);
   return true;
 }
 
@@ -1043,6 +1575,12 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
     return mlirLogicalResultFailure();
   }
   l.trace_tiles = l.tile_counter && ((const lower_options *)options)->trace_tiles;
+  l.table_dispatch = ((const lower_options *)options)->table_dispatch;
+  if (l.table_dispatch && l.trace_tiles) {
+    mlirEmitError(mlirOperationGetLocation(module),
+                  "latch-lower-intervals: table-dispatch does not record tiles (trace-tiles) yet");
+    return mlirLogicalResultFailure();
+  }
   if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)

@@ -58,6 +58,12 @@ PIPELINES = {
     # forward with latch-fold-transposes: attention between [B, T, H, d] projections, as latch-compile has it.
     "forward-bthd": "builtin.module(latch-split-attention-grad,latch-fold-transposes,latch-form-intervals,latch-fuse-phases,"
                     "latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
+    # forward and train with latch-lower-intervals{table-dispatch=true} (docs/device-abi.md "Table dispatch").
+    "forward-table": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+                     "latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true table-dispatch=true})",
+    "train-table": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
+                   "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
+                   "latch-lower-intervals{staged=true table-dispatch=true})",
 }
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at
 # full size would take hours in fp64 and its references would not fit the bundle; its gradients are
@@ -239,7 +245,7 @@ def bundle_program(p, build, out, skipped, compile_program=True):
         shutil.copy(os.path.join(REPO, p["source"]), src)
         params = 0
     program = os.path.join(pdir, "program.mlir")
-    if p["pipeline"] == "train":
+    if p["pipeline"] in ("train", "train-table"):
         r = run([tools["latch-opt"], src, "--pass-pipeline=builtin.module(latch-train)", "-o", program])
         if r.returncode:
             raise RuntimeError(f"latch-train failed: {first_lines(r.stderr)}")
@@ -286,7 +292,7 @@ def bundle_program(p, build, out, skipped, compile_program=True):
         exp = os.path.join(pdir, "expected")
         os.makedirs(exp)
         interp = [tools["latch-interp"], "program.mlir", "--entry", p["entry"]] + run_args
-        if p["pipeline"] == "train":
+        if p["pipeline"] in ("train", "train-table"):
             one = interp + ["--train-steps", "1", "--output-dir", "expected/fp64"]
         else:
             one = interp + ["--output-dir", "expected/fp64"]
