@@ -605,6 +605,16 @@ static MlirOperation defining_op(MlirValue value) {
 
 static bool is_op(MlirOperation op, const char *name) { return !mlirOperationIsNull(op) && latch_op_is(op, name); }
 
+/* Whether `value` is the block argument %args of @task_<N> (its second argument). */
+static bool is_args(MlirValue value) { return mlirValueIsABlockArgument(value) && mlirBlockArgumentGetArgNumber(value) == 1; }
+
+/* Whether `value` is the arena base, inttoptr(load %args). */
+static bool is_arena_base(MlirValue value) {
+  MlirOperation def = defining_op(value);
+  MlirOperation load = is_op(def, "llvm.inttoptr") ? defining_op(mlirOperationGetOperand(def, 0)) : (MlirOperation){NULL};
+  return is_op(load, "llvm.load") && is_args(mlirOperationGetOperand(load, 0));
+}
+
 /* The recipe of pointer `value` of a @task_<N>: llvm.mlir.addressof @g, inttoptr(load(args[slot])) or
  * getelementptr i8 base[constant offset] (write_task_function of latch-lower-tasks). */
 static bool read_pointer(dispatch_tables *d, MlirValue value, int64_t *kind, int64_t *out) {
@@ -634,7 +644,8 @@ static bool read_pointer(dispatch_tables *d, MlirValue value, int64_t *kind, int
   if (is_op(def, "llvm.inttoptr")) {
     MlirOperation load = defining_op(mlirOperationGetOperand(def, 0));
     MlirOperation slot = is_op(load, "llvm.load") ? defining_op(mlirOperationGetOperand(load, 0)) : (MlirOperation){NULL};
-    MlirAttribute raw = is_op(slot, "llvm.getelementptr") && mlirOperationGetNumOperands(slot) == 1
+    MlirAttribute raw = is_op(slot, "llvm.getelementptr") && mlirOperationGetNumOperands(slot) == 1 &&
+                                is_args(mlirOperationGetOperand(slot, 0))
                             ? mlirOperationGetAttributeByName(slot, str("rawConstantIndices"))
                             : (MlirAttribute){NULL};
     if (mlirAttributeIsNull(raw) || !mlirAttributeIsADenseI32Array(raw) || mlirDenseArrayGetNumElements(raw) != 1)
@@ -642,7 +653,8 @@ static bool read_pointer(dispatch_tables *d, MlirValue value, int64_t *kind, int
     *kind = POINTER_ARG, *out = mlirDenseI32ArrayGetElement(raw, 0);
     return true;
   }
-  if (is_op(def, "llvm.getelementptr") && mlirOperationGetNumOperands(def) == 2) {
+  if (is_op(def, "llvm.getelementptr") && mlirOperationGetNumOperands(def) == 2 &&
+      is_arena_base(mlirOperationGetOperand(def, 0))) {
     MlirOperation offset = defining_op(mlirOperationGetOperand(def, 1));
     MlirAttribute constant = is_op(offset, "arith.constant") ? mlirOperationGetAttributeByName(offset, str("value"))
                                                              : (MlirAttribute){NULL};
