@@ -460,6 +460,23 @@ static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t ba
   latch_text_put(t, "      }\n");
 }
 
+/* The hand-over of the next tile (docs/device-abi.md "Tile counter"): thread 0 stores gridDim.x + %v<ticket> -
+ * %v<base> into shared word %v<parity> of @latch_next_tile, then a CTA barrier; returns the word's
+ * address, from which every thread then reads its next tile. */
+static int write_hand_over(writer *w, const char *indent, int ticket, int base, int parity) {
+  latch_text *t = w->t;
+  int slot = fresh(w), offset = fresh(w), next = fresh(w);
+  latch_text_put(t, "%s%%v%d = llvm.getelementptr %%next_tile[%%v%d] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32\n",
+                 indent, slot, parity);
+  latch_text_put(t, "%sscf.if %%leader {\n", indent);
+  latch_text_put(t, "%s  %%v%d = arith.subi %%v%d, %%v%d : i32\n", indent, offset, ticket, base);
+  latch_text_put(t, "%s  %%v%d = arith.addi %%v%d, %%grid : i32\n", indent, next, offset);
+  latch_text_put(t, "%s  llvm.store %%v%d, %%v%d {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", indent, next, slot);
+  latch_text_put(t, "%s}\n", indent);
+  latch_text_put(t, "%snvvm.barrier0\n", indent);
+  return slot;
+}
+
 /* docs/device-abi.md "Tile counter": CTA c runs tile c first; every tile it runs, thread 0 draws a ticket
  * (atomic add on the update's tile counter, issued before the tile so that its latency hides behind it)
  * and the next tile is gridDim.x + ticket - `base`, passed to the CTA's threads through a shared word
@@ -476,7 +493,7 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
   if (total == 0)
     return 0;
   int total_value = fresh(w), base_value = fresh(w), tile = fresh(w), parity = fresh(w), go = fresh(w),
-      ticket = fresh(w), drawn = fresh(w), slot = fresh(w), offset = fresh(w), next = fresh(w), flipped = fresh(w);
+      ticket = fresh(w), drawn = fresh(w), flipped = fresh(w);
   int results = fresh(w);
   latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
   latch_text_put(t, "    %%v%d = arith.constant %d : i32\n", base_value, (int32_t)base);
@@ -495,14 +512,7 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
   latch_text_put(t, "        scf.yield %%c0 : i32\n");
   latch_text_put(t, "      }\n");
   write_tile_dispatch(w, l, interval, wave, tile);
-  latch_text_put(t, "      %%v%d = llvm.getelementptr %%next_tile[%%v%d] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32\n",
-                 slot, parity);
-  latch_text_put(t, "      scf.if %%leader {\n");
-  latch_text_put(t, "        %%v%d = arith.subi %%v%d, %%v%d : i32\n", offset, ticket, base_value);
-  latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%grid : i32\n", next, offset);
-  latch_text_put(t, "        llvm.store %%v%d, %%v%d {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", next, slot);
-  latch_text_put(t, "      }\n");
-  latch_text_put(t, "      nvvm.barrier0\n");
+  int slot = write_hand_over(w, "      ", ticket, base_value, parity);
   write_tile_record(w, l, tile, base, 1);
   int taken = fresh(w);
   latch_text_put(t, "      %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
@@ -1026,14 +1036,7 @@ static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables
   write_table_dispatch(w, d, tile, begin, end);
   latch_text_put(t, "      %%v%d = scf.if %%v%d -> (i32) {\n", next, counted);
   if (d->any_counted) {
-    int slot = fresh(w), offset = fresh(w), handed = fresh(w), taken = fresh(w);
-    latch_text_put(t, "        %%v%d = llvm.getelementptr %%next_tile[%%v%d] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32\n",
-                   slot, parity);
-    latch_text_put(t, "        scf.if %%leader {\n");
-    latch_text_put(t, "          %%v%d = arith.subi %%v%d, %%v%d : i32\n", offset, ticket, base32);
-    latch_text_put(t, "          %%v%d = arith.addi %%v%d, %%grid : i32\n", handed, offset);
-    latch_text_put(t, "          llvm.store %%v%d, %%v%d {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", handed, slot);
-    latch_text_put(t, "        }\n        nvvm.barrier0\n");
+    int slot = write_hand_over(w, "        ", ticket, base32, parity), taken = fresh(w);
     latch_text_put(t, "        %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
     latch_text_put(t, "        scf.yield %%v%d : i32\n", taken);
   } else {
