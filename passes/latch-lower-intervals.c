@@ -312,7 +312,8 @@ static bool read_program(lowerer *l) {
 
 typedef struct writer {
   latch_text *t;
-  int next; /* the next %vN */
+  int next;         /* the next %vN */
+  int table_space;  /* dispatch=table: the address space of its tables (1 global, 4 constant) */
 } writer;
 
 static int fresh(writer *w) { return w->next++; }
@@ -576,6 +577,9 @@ static void write_barrier(writer *w, const lowerer *l, int interval, int interva
 enum { POINTER_ARENA = 0, POINTER_ARG = 1, POINTER_GLOBAL = 2 };
 enum { WAVE_FIELDS = 8, TASK_FIELDS = 4 };
 enum { WAVE_END_WAVE = 0, WAVE_END_INTERVAL = 1, WAVE_END_LAST = 2 };
+/* At most this many bytes of tables go to the constant space (64 KiB per module, the kernel's parameters
+ * aside; TinyMoE's tables are 47,216 bytes at any batch). */
+#define TABLE_CONSTANT_BYTES 60000
 
 typedef struct table_body {
   char symbol[MAX_SYMBOL];
@@ -597,6 +601,8 @@ typedef struct dispatch_tables {
   int64_t *task_rows; /* TASK_FIELDS per task with tiles, in wave order */
   int task_row_count;
   bool any_counted; /* a wave takes tickets from the tile counter */
+  int space;        /* 4 (constant: cached, and one access serves every thread) when the three tables fit
+                       TABLE_CONSTANT_BYTES, else 1 (global) */
 } dispatch_tables;
 
 static void tables_deinitialize(dispatch_tables *d) {
@@ -798,6 +804,9 @@ static bool build_tables(lowerer *l, dispatch_tables *d) {
       row[7] = wave == 0;
     }
   }
+  int64_t bytes = 8 * ((int64_t)d->wave_count * WAVE_FIELDS + (int64_t)d->task_row_count * TASK_FIELDS +
+                       2 * d->pointer_rows);
+  d->space = bytes <= TABLE_CONSTANT_BYTES ? 4 : 1;
   for (int b = 0; b < d->body_count; ++b) {
     bool wgmma = false;
     if (!mlirOperationIsNull(d->bodies[b].function))
@@ -811,15 +820,15 @@ static bool build_tables(lowerer *l, dispatch_tables *d) {
   return true;
 }
 
-/* A constant i64 table as a global of gpu.module @latch. */
-static void write_table(latch_text *t, const char *name, const int64_t *values, int64_t count) {
+/* A constant i64 table as a global of gpu.module @latch in address space `space`. */
+static void write_table(latch_text *t, const char *name, const int64_t *values, int64_t count, int space) {
   latch_text_put(t, "  llvm.mlir.global internal constant @%s(dense<[", name);
   for (int64_t i = 0; i < count; ++i)
     latch_text_put(t, "%s%lld", i ? ", " : "", (long long)values[i]);
   if (count == 0)
     latch_text_put(t, "0");
-  latch_text_put(t, "]> : tensor<%lldxi64>) {addr_space = 1 : i32} : !llvm.array<%lld x i64>\n",
-                 (long long)(count ? count : 1), (long long)(count ? count : 1));
+  latch_text_put(t, "]> : tensor<%lldxi64>) {addr_space = %d : i32} : !llvm.array<%lld x i64>\n",
+                 (long long)(count ? count : 1), space, (long long)(count ? count : 1));
 }
 
 static void write_tables(const dispatch_tables *d, latch_text *t) {
@@ -829,9 +838,9 @@ static void write_tables(const dispatch_tables *d, latch_text *t) {
       latch_text_put(t, ", !llvm.ptr<1>");
     latch_text_put(t, ")\n");
   }
-  write_table(t, "latch_table_waves", d->waves, (int64_t)d->wave_count * WAVE_FIELDS);
-  write_table(t, "latch_table_tasks", d->task_rows, (int64_t)d->task_row_count * TASK_FIELDS);
-  write_table(t, "latch_table_pointers", d->pointers, d->pointer_rows * 2);
+  write_table(t, "latch_table_waves", d->waves, (int64_t)d->wave_count * WAVE_FIELDS, d->space);
+  write_table(t, "latch_table_tasks", d->task_rows, (int64_t)d->task_row_count * TASK_FIELDS, d->space);
+  write_table(t, "latch_table_pointers", d->pointers, d->pointer_rows * 2, d->space);
   if (d->global_count == 0)
     return;
   for (int g = 0; g < d->global_count; ++g) /* the same */
@@ -857,13 +866,14 @@ static bool table_global(const dispatch_tables *d, MlirStringRef name) {
   return false;
 }
 
-/* %v<out> = the i64 at `index` (an i64 value) of table @name. */
+/* %v<out> = the i64 at `index` (an i64 value) of table @name (in w->table_space). */
 static int table_load(writer *w, const char *indent, const char *name, int index) {
-  int base = fresh(w), address = fresh(w), value = fresh(w);
-  latch_text_put(w->t, "%s%%v%d = llvm.mlir.addressof @%s : !llvm.ptr<1>\n", indent, base, name);
-  latch_text_put(w->t, "%s%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i64\n", indent,
-                 address, base, index);
-  latch_text_put(w->t, "%s%%v%d = llvm.load %%v%d {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n", indent, value, address);
+  int base = fresh(w), address = fresh(w), value = fresh(w), space = w->table_space;
+  latch_text_put(w->t, "%s%%v%d = llvm.mlir.addressof @%s : !llvm.ptr<%d>\n", indent, base, name, space);
+  latch_text_put(w->t, "%s%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<%d>, i64) -> !llvm.ptr<%d>, i64\n",
+                 indent, address, base, index, space, space);
+  latch_text_put(w->t, "%s%%v%d = llvm.load %%v%d {alignment = 8 : i64} : !llvm.ptr<%d> -> i64\n", indent, value, address,
+                 space);
   return value;
 }
 
@@ -993,6 +1003,7 @@ static void write_table_dispatch(writer *w, const dispatch_tables *d, int tile, 
  * or for the last interval trace points 1 and 2 after the CTA's threads are done. */
 static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables *d) {
   latch_text *t = w->t;
+  w->table_space = d->space;
   const char *in = "      ";
   int wave = fresh(w);
   latch_text_put(t, "    %%arena_word = llvm.load %%args {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
@@ -1110,7 +1121,7 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text *t) {
-  writer w = {t, 0};
+  writer w = {t, 0, 1};
   bool counted = any_wave_counted(l);
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   if (d)
