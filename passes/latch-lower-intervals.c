@@ -313,7 +313,7 @@ static bool read_program(lowerer *l) {
 typedef struct writer {
   latch_text *t;
   int next;         /* the next %vN */
-  int table_space;  /* dispatch=table: the address space of its tables (1 global, 4 constant) */
+  int table_space;  /* table-dispatch: the address space of its tables (1 global, 4 constant) */
 } writer;
 
 static int fresh(writer *w) { return w->next++; }
@@ -530,7 +530,7 @@ static void write_trace_value(writer *w, const char *indent, const char *guard, 
  * The fence is explicit because NVPTX prints an acq_rel atomicrmw without ordering. A CTA that finds the
  * count short sleeps latch-lower-intervals{spin-sleep} ns before each further read. With `trace`, thread
  * 0 first writes trace point 1 of interval `interval`, or of the interval in the i64 %v<interval_value>
- * when that is >= 0 (dispatch=table). */
+ * when that is >= 0 (table-dispatch). */
 static void write_barrier(writer *w, const lowerer *l, int interval, int interval_value, bool trace) {
   latch_text *t = w->t;
   int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w), seen = fresh(w), wait = fresh(w);
@@ -564,10 +564,10 @@ static void write_barrier(writer *w, const lowerer *l, int interval, int interva
   latch_text_put(t, "    nvvm.barrier0\n");
 }
 
-/* ---- dispatch=table: each tile body called from one place ----
+/* ---- table-dispatch: each tile body called from one place ----
  * docs/device-abi.md "Table dispatch". ptxas serializes the wgmma of a tile body that @latch_main calls
  * (C7510), and inlining a body at each task that uses it multiplies the code by the tasks (TinyMoE 2x1024:
- * PTX x2, ptxas 50 s). With dispatch=table @latch_main is one loop over the waves of all intervals: each
+ * PTX x2, ptxas 50 s). With table-dispatch @latch_main is one loop over the waves of all intervals: each
  * wave's interval, tasks, tile count, tile counter use and ending come from @latch_table_waves, each
  * task's first tile, tiles, tile body and pointer recipes from @latch_table_tasks and
  * @latch_table_pointers, and one scf.index_switch on the tile body calls it; so a body has one call site
@@ -695,13 +695,13 @@ static bool read_task_recipe(lowerer *l, dispatch_tables *d, MlirSymbolTable sym
       call = op;
   MlirAttribute callee = mlirOperationIsNull(call) ? (MlirAttribute){NULL} : mlirOperationGetAttributeByName(call, str("callee"));
   if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee)) {
-    report(l, task->op, "dispatch=table: @%s does not call a tile body", task->function);
+    report(l, task->op, "table-dispatch: @%s does not call a tile body", task->function);
     return false;
   }
   MlirStringRef symbol = mlirFlatSymbolRefAttrGetValue(callee);
   int params = (int)mlirOperationGetNumOperands(call) - 1, body = -1;
   if (params > 64) {
-    report(l, task->op, "dispatch=table: @%s passes %d pointers (at most 64)", task->function, params);
+    report(l, task->op, "table-dispatch: @%s passes %d pointers (at most 64)", task->function, params);
     return false;
   }
   for (int b = 0; b < d->body_count && body < 0; ++b)
@@ -712,7 +712,7 @@ static bool read_task_recipe(lowerer *l, dispatch_tables *d, MlirSymbolTable sym
     if (grown)
       d->bodies = grown;
     if (!grown || symbol.length >= MAX_SYMBOL) {
-      report(l, task->op, "dispatch=table: out of memory, or a tile body name of %zu bytes", symbol.length);
+      report(l, task->op, "table-dispatch: out of memory, or a tile body name of %zu bytes", symbol.length);
       return false;
     }
     d->bodies = grown;
@@ -723,7 +723,7 @@ static bool read_task_recipe(lowerer *l, dispatch_tables *d, MlirSymbolTable sym
     body = d->body_count++;
   }
   if (d->bodies[body].params != params) {
-    report(l, task->op, "dispatch=table: @%s calls @%s with %d pointers, another task with %d", task->function,
+    report(l, task->op, "table-dispatch: @%s calls @%s with %d pointers, another task with %d", task->function,
            d->bodies[body].symbol, params, d->bodies[body].params);
     return false;
   }
@@ -738,7 +738,7 @@ static bool read_task_recipe(lowerer *l, dispatch_tables *d, MlirSymbolTable sym
   for (int k = 0; k < params; ++k) {
     int64_t *row = &d->pointers[2 * (d->pointer_rows + k)];
     if (!read_pointer(d, mlirOperationGetOperand(call, k + 1), &row[0], &row[1])) {
-      report(l, task->op, "dispatch=table: pointer %d of @%s is not an arena offset, an argument or a global", k,
+      report(l, task->op, "table-dispatch: pointer %d of @%s is not an arena offset, an argument or a global", k,
              task->function);
       return false;
     }
@@ -997,7 +997,7 @@ static void write_table_dispatch(writer *w, const dispatch_tables *d, int tile, 
   latch_text_put(t, "      default {\n%sscf.yield\n      }\n", in);
 }
 
-/* @latch_main's body with dispatch=table: for each wave of @latch_table_waves, (its interval's first wave)
+/* @latch_main's body with table-dispatch: for each wave of @latch_table_waves, (its interval's first wave)
  * trace point 0, the tile loop (round robin, or the tile counter as write_counted_tile_loop draws it, by
  * the wave's flag), then its end: a wave barrier, the interval's grid barrier with trace points 1 and 2,
  * or for the last interval trace points 1 and 2 after the CTA's threads are done. */
