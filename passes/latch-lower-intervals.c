@@ -433,10 +433,11 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave)
 }
 
 /* A tracing CTA's thread 0 stores %globaltimer into word `word` (0: begin, 1: end) of the record of tile
- * %v<tile> of the wave whose tiles follow `base` earlier ones: %tile_records[3 (base + tile) + word], and
+ * %v<tile> of the wave whose tiles follow `base` earlier ones (or %v<base_value> when that is >= 0):
+ * %tile_records[3 (base + tile) + word], and
  * with the begin its CTA index at word 2 (TILE_RECORD_WORDS; docs/device-abi.md "Trace"). Each end of
  * the record is stored where it is read, so no timer value lives across the tile's call. */
-static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t base, int word) {
+static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t base, int base_value, int word) {
   latch_text *t = w->t;
   if (!l->trace_tiles)
     return;
@@ -445,6 +446,12 @@ static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t ba
   latch_text_put(t, "      scf.if %%trace_leader {\n");
   latch_text_put(t, "        %%v%d = nvvm.read.ptx.sreg.globaltimer : i64\n", now);
   latch_text_put(t, "        %%v%d = arith.extui %%v%d : i32 to i64\n", wide, tile);
+  if (base_value >= 0) { /* table-dispatch: the wave's base is a value */
+    int numbered = fresh(w);
+    latch_text_put(t, "        %%v%d = arith.addi %%v%d, %%v%d : i64\n", numbered, wide, base_value);
+    wide = numbered;
+    base = 0;
+  }
   latch_text_put(t, "        %%v%d = arith.constant %d : i64\n", words, TILE_RECORD_WORDS);
   latch_text_put(t, "        %%v%d = arith.muli %%v%d, %%v%d : i64\n", scaled, wide, words);
   latch_text_put(t, "        %%v%d = arith.constant %lld : i64\n", offset, TILE_RECORD_WORDS * (long long)base + word);
@@ -504,7 +511,7 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
   latch_text_put(t, "      scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", go, tile, parity);
   latch_text_put(t, "    } do {\n");
   latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32):\n", tile, parity);
-  write_tile_record(w, l, tile, base, 0);
+  write_tile_record(w, l, tile, base, -1, 0);
   latch_text_put(t, "      %%v%d = scf.if %%leader -> (i32) {\n", ticket);
   latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%tile_counter, %%c1 syncscope(\"device\") monotonic "
                     ": !llvm.ptr<1>, i32\n", drawn);
@@ -514,7 +521,7 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
   latch_text_put(t, "      }\n");
   write_tile_dispatch(w, l, interval, wave, tile);
   int slot = write_hand_over(w, "      ", ticket, base_value, parity);
-  write_tile_record(w, l, tile, base, 1);
+  write_tile_record(w, l, tile, base, -1, 1);
   int taken = fresh(w);
   latch_text_put(t, "      %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
   latch_text_put(t, "      %%v%d = arith.xori %%v%d, %%c1 : i32\n", flipped, parity);
@@ -1036,6 +1043,7 @@ static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables
   latch_text_put(t, "%s  scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", in, go, tile, parity);
   latch_text_put(t, "%s} do {\n", in);
   latch_text_put(t, "%s^bb0(%%v%d: i32, %%v%d: i32):\n", in, tile, parity);
+  write_tile_record(w, l, tile, 0, base, 0);
   latch_text_put(t, "      %%v%d = arith.andi %%leader, %%v%d : i1\n", draws, counted);
   latch_text_put(t, "      %%v%d = scf.if %%v%d -> (i32) {\n", ticket, draws);
   if (d->any_counted)
@@ -1048,6 +1056,7 @@ static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables
   latch_text_put(t, "      %%v%d = scf.if %%v%d -> (i32) {\n", next, counted);
   if (d->any_counted) {
     int slot = write_hand_over(w, "        ", ticket, base32, parity), taken = fresh(w);
+    write_tile_record(w, l, tile, 0, base, 1);
     latch_text_put(t, "        %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
     latch_text_put(t, "        scf.yield %%v%d : i32\n", taken);
   } else {
@@ -1602,11 +1611,6 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   }
   l.trace_tiles = l.tile_counter && ((const lower_options *)options)->trace_tiles;
   l.table_dispatch = ((const lower_options *)options)->table_dispatch;
-  if (l.table_dispatch && l.trace_tiles) {
-    mlirEmitError(mlirOperationGetLocation(module),
-                  "latch-lower-intervals: table-dispatch does not record tiles (trace-tiles) yet");
-    return mlirLogicalResultFailure();
-  }
   if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)

@@ -4,13 +4,10 @@
 // RUN:   | FileCheck %s --check-prefix=SLEEP
 // RUN: latch-opt %S/Inputs/two-intervals.mlir --pass-pipeline='builtin.module(latch-lower-intervals{spin-sleep=0})' \
 // RUN:   | FileCheck %s --check-prefix=NO-SLEEP
-// RUN: not latch-opt %S/Inputs/two-intervals.mlir --pass-pipeline='builtin.module(latch-lower-intervals{table-dispatch=true trace-tiles=true})' 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=TABLE-TILES --implicit-check-not=error:
 // RUN: not latch-opt %S/Inputs/two-intervals.mlir --pass-pipeline='builtin.module(latch-lower-intervals{table-dispatch=true})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TABLE-CALL --implicit-check-not=error:
 // What latch-lower-intervals refuses: each case pins the message and its line.
 // SLEEP: error: latch-lower-intervals: spin-sleep must be 0..1000000 ns
-// TABLE-TILES: error: latch-lower-intervals: table-dispatch does not record tiles (trace-tiles) yet
 // table-dispatch reads each task's pointers from the tile body call of its @task_<N> (latch-lower-tasks
 // writes it); Inputs/two-intervals.mlir's stand-in task functions have none.
 // TABLE-CALL: two-intervals.mlir:{{[0-9]+}}:{{[0-9]+}}: error: latch-lower-intervals: table-dispatch: @task_0 does not call a tile body
