@@ -16,9 +16,18 @@ cp bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/run.sh bench/
    bench/busiest_ctas.py .bundle/bench/
 # The standalone kernels of bench/kernels.py, with the GPU checks' forward pipeline.
 mkdir -p .bundle/bench/kernels
+# The products also as NAME-table.ptx (latch-lower-intervals{table-dispatch}) and NAME-inflight.ptx (with
+# latch-lower-tasks{wgmma-in-flight} too), for bench/ab.sh BASE=NEW pairs; kernels.py times only NAME.ptx.
+front='latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena'
 for src in bench/kernels/*.mlir; do
   name=$(basename "$src" .mlir)
-  "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name.ptx" --emit=ptx --pass-pipeline='builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals)'
+  "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name.ptx" --emit=ptx --pass-pipeline="builtin.module($front,latch-lower-tasks,latch-lower-intervals)"
+  case $name in matmul-*)
+    "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name-table.ptx" --emit=ptx \
+      --pass-pipeline="builtin.module($front,latch-lower-tasks,latch-lower-intervals{table-dispatch=true})"
+    "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name-inflight.ptx" --emit=ptx \
+      --pass-pipeline="builtin.module($front,latch-lower-tasks{wgmma-in-flight=true},latch-lower-intervals{table-dispatch=true})"
+  esac
 done
 python3 - "$build" <<'PY'
 import json, subprocess, sys, tempfile, time

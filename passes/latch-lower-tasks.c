@@ -107,6 +107,7 @@ typedef struct lowerer {
   int64_t pool_floats[MAX_POOLS];
   int64_t shared_floats; /* the most words of @latch_smem a task uses: the kernel's dynamic shared memory */
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
+  bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   int errors;
 } lowerer;
 
@@ -1596,9 +1597,11 @@ static void product_accumulate_wgmma(gen *g, const product_operand *a, const pro
   ln(g, "nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}");
   sync_threads(g);
   int ahead = addc(g, stage, WG_STAGES - 1);
-  product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, ahead, WG_DEPTH)), hi,
-                          add(g, ring, mulc(g, remc(g, ahead, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED,
-                          WG_OPERAND_WORDS);
+  bool in_flight = g->l->wgmma_in_flight;
+  if (!in_flight) /* the buffer of stage - 1, whose wgmma every warpgroup waited for */
+    product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, ahead, WG_DEPTH)), hi,
+                            add(g, ring, mulc(g, remc(g, ahead, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED,
+                            WG_OPERAND_WORDS);
   /* the current buffer as shared bytes */
   int a_bytes = add(g, add(g, smem, pad), mulc(g, remc(g, stage, WG_STAGES), WG_BUFFER_WORDS * 4));
   int b_bytes = addc(g, a_bytes, WG_OPERAND_WORDS * 4);
@@ -1615,8 +1618,20 @@ static void product_accumulate_wgmma(gen *g, const product_operand *a, const pro
     acc = next;
   }
   ln(g, "nvvm.wgmma.commit.group.sync.aligned");
-  ln(g, "nvvm.wgmma.wait.group.sync.aligned 0");
+  if (in_flight) {
+    /* this stage's group runs on; the previous stage's is done in every warpgroup after the barrier, so
+     * its buffer (that of stage + WG_STAGES - 1) can be refilled */
+    ln(g, "nvvm.wgmma.wait.group.sync.aligned 1");
+    sync_threads(g);
+    product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, ahead, WG_DEPTH)), hi,
+                            add(g, ring, mulc(g, remc(g, ahead, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED,
+                            WG_OPERAND_WORDS);
+  } else {
+    ln(g, "nvvm.wgmma.wait.group.sync.aligned 0");
+  }
   for_end(g, 1, &acc, acc_type);
+  if (in_flight)
+    ln(g, "nvvm.wgmma.wait.group.sync.aligned 0");
   for (int r = 0; r < PRODUCT_ACCUMULATORS; ++r) {
     acc_out[r] = fresh(g);
     ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : " WG_ACCUMULATOR_TYPE, acc_out[r], result, r);
@@ -5026,18 +5041,25 @@ static bool add_shared_memory(lowerer *l) {
 
 typedef struct lower_tasks_options {
   bool wgmma;
+  bool wgmma_in_flight;
 } lower_tasks_options;
 
 static const latch_pass_option lower_tasks_option_table[] = {
     {"wgmma", LATCH_OPTION_BOOL, "true",
      "bf16 products whose operands are staged by copies run on wgmma.mma_async (sm_90a); false: mma.sync",
      offsetof(lower_tasks_options, wgmma)},
+    {"wgmma-in-flight", LATCH_OPTION_BOOL, "false",
+     "each k stage's wgmma group stays in flight while the next stage's is issued (wgmma.wait_group 1, a CTA "
+     "barrier before the ring buffer it read is refilled); needs the wgmma asynchronous, which ptxas does "
+     "only in the kernel itself (latch-lower-intervals{table-dispatch}); not yet run on a GPU: off by default",
+     offsetof(lower_tasks_options, wgmma_in_flight)},
 };
 
 static MlirLogicalResult run(MlirOperation module, const void *options) {
   lowerer l;
   memset(&l, 0, sizeof(l));
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
+  l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
   l.context = mlirOperationGetContext(module);
   l.module = module;
   bool binds_ready = latch_ptrmap_initialize(&l.binds);

@@ -64,6 +64,10 @@ PIPELINES = {
     "train-table": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
                    "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
                    "latch-lower-intervals{staged=true table-dispatch=true})",
+    # forward-table with latch-lower-tasks{wgmma-in-flight=true} (a stage's wgmma group runs on into the next).
+    "forward-inflight": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+                        "latch-verify-arena,latch-lower-tasks{wgmma-in-flight=true},"
+                        "latch-lower-intervals{staged=true table-dispatch=true})",
 }
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at
 # full size would take hours in fp64 and its references would not fit the bundle; its gradients are
