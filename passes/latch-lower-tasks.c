@@ -1568,6 +1568,14 @@ static int wg_operand_descriptor(gen *g, bool k_contiguous, int operand, int64_t
                        WG_ATOMS_K * 1024, 1024);
 }
 
+/* The copies of k stage `stage` (from k = lo + stage WG_DEPTH) into its buffer of the ring at word `ring`. */
+static void wg_copy_stage(gen *g, const product_operand *a, const product_operand *b, int row0, int col0, int lo, int hi,
+                          int ring, int stage) {
+  product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, stage, WG_DEPTH)), hi,
+                          add(g, ring, mulc(g, remc(g, stage, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED,
+                          WG_OPERAND_WORDS);
+}
+
 static void product_accumulate_wgmma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                      int lo, int hi, const int *acc_in, int *acc_out) {
   need_shared(g, WG_RING_WORDS);
@@ -1599,9 +1607,7 @@ static void product_accumulate_wgmma(gen *g, const product_operand *a, const pro
   int ahead = addc(g, stage, WG_STAGES - 1);
   bool in_flight = g->l->wgmma_in_flight;
   if (!in_flight) /* the buffer of stage - 1, whose wgmma every warpgroup waited for */
-    product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, ahead, WG_DEPTH)), hi,
-                            add(g, ring, mulc(g, remc(g, ahead, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED,
-                            WG_OPERAND_WORDS);
+    wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, ahead);
   /* the current buffer as shared bytes */
   int a_bytes = add(g, add(g, smem, pad), mulc(g, remc(g, stage, WG_STAGES), WG_BUFFER_WORDS * 4));
   int b_bytes = addc(g, a_bytes, WG_OPERAND_WORDS * 4);
@@ -1623,9 +1629,7 @@ static void product_accumulate_wgmma(gen *g, const product_operand *a, const pro
      * its buffer (that of stage + WG_STAGES - 1) can be refilled */
     ln(g, "nvvm.wgmma.wait.group.sync.aligned 1");
     sync_threads(g);
-    product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, ahead, WG_DEPTH)), hi,
-                            add(g, ring, mulc(g, remc(g, ahead, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED,
-                            WG_OPERAND_WORDS);
+    wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, ahead);
   } else {
     ln(g, "nvvm.wgmma.wait.group.sync.aligned 0");
   }
