@@ -214,6 +214,25 @@ def plan_counts(budget_s, est, targets, minimums, order, setup_s=SETUP_S):
     return plan
 
 
+def ptxas_times(root, shapes):
+    """{shape: seconds} that ptxas takes to assemble the shape's TinyMoE PTX for sm_90a on this machine: the
+    driver's JIT of a PTX it has not cached. latch-run's start-up includes that JIT only for the first run
+    of a PTX (the driver caches the result), so the table's "start" is mostly the cached case."""
+    exe = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    out = {}
+    if not os.path.exists(exe):
+        return out
+    for shape in shapes:
+        ptx = os.path.join(root, "programs", f"tinymoe-{shape}", "prog.ptx")
+        if not os.path.exists(ptx):
+            continue
+        t0 = time.perf_counter()
+        r = subprocess.run([exe, "-arch=sm_90a", ptx, "-o", os.devnull], capture_output=True, text=True)
+        if r.returncode == 0:
+            out[shape] = round(time.perf_counter() - t0, 2)
+    return out
+
+
 def probe_setup_s(setups):
     """The start-up to plan each run with: from the probes' measured start-ups (process wall time less
     their updates), else SETUP_S; never above SETUP_S."""
@@ -509,6 +528,9 @@ def table_text(res, rows, lf):
             bt = (res.get("build_times") or {}).get(r["tokens"])
             if bt is not None:
                 parts.append(f"{bt:.1f} s latch-opt")
+            pt = (res.get("ptxas_s") or {}).get(r["tokens"])
+            if pt is not None:
+                parts.append(f"{pt:.1f} s ptxas")
             if r.get("setup_s") is not None:
                 parts.append(f"{r['setup_s']:.1f} s start")
             build = ", ".join(parts) or "-"
@@ -551,7 +573,7 @@ def results_json(res, rows, lf):
                 floors_ms={k: dict(overlapped=a, serial=b) for k, (a, b) in FLOORS_MS.items()},
                 data=res.get("data"), rows=rows, loss_final=lf, init_check=res.get("init_check"),
                 plan=(res.get("latch") or {}).get("plan"), notes=res.get("notes") or [], loss_curves=loss_curves(res),
-                elapsed_s=res.get("elapsed_s"))
+                build_times=res.get("build_times"), ptxas_s=res.get("ptxas_s"), elapsed_s=res.get("elapsed_s"))
 
 
 def loss_curves(res):
@@ -716,7 +738,7 @@ def fake(work):
     torch_rows.append(dict(tokens="2x1024", variant="compile", median_ms=8.55, peak_bytes=2**32, updates=20, warmup=5, compile_s=61.0))
     torch_rows.append(dict(tokens="32x1024", variant="compile", missing="TimeoutExpired"))
     return dict(date="2000-01-01", device="NVIDIA H200 (fake)", driver="000.00", shapes=["2x1024", "32x1024"],
-                build_times={"2x1024": 7.7, "32x1024": 8.1},
+                build_times={"2x1024": 7.7, "32x1024": 8.1}, ptxas_s={"2x1024": 21.5},
                 data=dict(kind="markov", successors=4, length=1 << 20, seed=1),
                 init_check=dict(tensors=39, elements_each=4096, mismatched=[]),
                 torch=dict(torch="2.11 (fake)", grouped_mm="grouped_mm", rows=torch_rows,
@@ -784,6 +806,7 @@ def main(argv=None):
     bt = os.path.join(HERE, "build-times.json")
     if os.path.exists(bt):
         res["build_times"] = json.load(open(bt))
+    res["ptxas_s"] = ptxas_times(root, res.get("shapes") or [])
     status = report(res, out, root)
     trace = (res.get("latch") or {}).get("trace")
     if trace and os.path.exists(trace):  # the raw trace too (for Perfetto), small enough at 2x1024

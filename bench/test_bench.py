@@ -163,6 +163,8 @@ def test_fake_report(tmp):
     lf = doc["loss_final"]
     check("loss_final PASS within 2% (0.5% apart)", lf["status"] == "PASS" and abs(lf["rel_diff"] - 0.005) < 1e-9)
     check("table says PASS and FEWER UPDATES", "PASS" in r.stdout and "FEWER UPDATES" in r.stdout)
+    check("the build column gives ptxas beside latch-opt and the start-up",
+          "7.7 s latch-opt, 21.5 s ptxas, 6.5 s start" in r.stdout and doc.get("ptxas_s") == {"2x1024": 21.5})
     try:
         import matplotlib  # noqa: F401
         pngs = [os.path.join(out, "docs", "img", f"bench-2000-01-01-{k}.png") for k in ("loss", "timeline")]
