@@ -312,8 +312,7 @@ static bool read_program(lowerer *l) {
 
 typedef struct writer {
   latch_text *t;
-  int next;         /* the next %vN */
-  int table_space;  /* table-dispatch: the address space of its tables (1 global, 4 constant) */
+  int next; /* the next %vN */
 } writer;
 
 static int fresh(writer *w) { return w->next++; }
@@ -651,7 +650,7 @@ static bool read_pointer(dispatch_tables *d, MlirValue value, int64_t *kind, int
       return false;
     int found = -1;
     for (int g = 0; g < d->global_count && found < 0; ++g)
-      if (strlen(d->globals[g]) == symbol.length && memcmp(d->globals[g], symbol.data, symbol.length) == 0)
+      if (latch_ref_is(symbol, d->globals[g]))
         found = g;
     if (found < 0) {
       char(*grown)[MAX_SYMBOL] = realloc(d->globals, (size_t)(d->global_count + 1) * MAX_SYMBOL);
@@ -712,7 +711,7 @@ static bool read_task_recipe(lowerer *l, dispatch_tables *d, MlirSymbolTable sym
     return false;
   }
   for (int b = 0; b < d->body_count && body < 0; ++b)
-    if (strlen(d->bodies[b].symbol) == symbol.length && memcmp(d->bodies[b].symbol, symbol.data, symbol.length) == 0)
+    if (latch_ref_is(symbol, d->bodies[b].symbol))
       body = b;
   if (body < 0) {
     table_body *grown = realloc(d->bodies, (size_t)(d->body_count + 1) * sizeof(*grown));
@@ -722,7 +721,6 @@ static bool read_task_recipe(lowerer *l, dispatch_tables *d, MlirSymbolTable sym
       report(l, task->op, "table-dispatch: out of memory, or a tile body name of %zu bytes", symbol.length);
       return false;
     }
-    d->bodies = grown;
     table_body *b = &d->bodies[d->body_count];
     snprintf(b->symbol, MAX_SYMBOL, "%.*s", (int)symbol.length, symbol.data);
     b->params = params;
@@ -868,14 +866,14 @@ static void write_tables(const dispatch_tables *d, latch_text *t) {
 /* Whether `name` is one of the tables' globals (declared in the scratch module only so that it parses). */
 static bool table_global(const dispatch_tables *d, MlirStringRef name) {
   for (int g = 0; d && g < d->global_count; ++g)
-    if (strlen(d->globals[g]) == name.length && memcmp(d->globals[g], name.data, name.length) == 0)
+    if (latch_ref_is(name, d->globals[g]))
       return true;
   return false;
 }
 
-/* %v<out> = the i64 at `index` (an i64 value) of table @name (in w->table_space). */
-static int table_load(writer *w, const char *indent, const char *name, int index) {
-  int base = fresh(w), address = fresh(w), value = fresh(w), space = w->table_space;
+/* %v<out> = the i64 at `index` (an i64 value) of table @name (in the tables' address space). */
+static int table_load(writer *w, const dispatch_tables *d, const char *indent, const char *name, int index) {
+  int base = fresh(w), address = fresh(w), value = fresh(w), space = d->space;
   latch_text_put(w->t, "%s%%v%d = llvm.mlir.addressof @%s : !llvm.ptr<%d>\n", indent, base, name, space);
   latch_text_put(w->t, "%s%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<%d>, i64) -> !llvm.ptr<%d>, i64\n",
                  indent, address, base, index, space, space);
@@ -897,10 +895,11 @@ static int add_i64(writer *w, const char *indent, int a, int b) {
 }
 
 /* Field `field` of row `row` (an i64 value) of a table of `fields` per row. */
-static int table_field(writer *w, const char *indent, const char *name, int row, int fields, int field) {
+static int table_field(writer *w, const dispatch_tables *d, const char *indent, const char *name, int row, int fields,
+                       int field) {
   int scaled = fresh(w);
   latch_text_put(w->t, "%s%%v%d = arith.muli %%v%d, %%v%d : i64\n", indent, scaled, row, const_i64(w, indent, fields));
-  return table_load(w, indent, name, add_i64(w, indent, scaled, const_i64(w, indent, field)));
+  return table_load(w, d, indent, name, add_i64(w, indent, scaled, const_i64(w, indent, field)));
 }
 
 /* Trace points [first, first + count) of the interval in %v<interval> (i64), by the tracing leader. */
@@ -927,8 +926,8 @@ static void write_trace_value(writer *w, const char *indent, const char *guard, 
 static int write_table_pointer(writer *w, const dispatch_tables *d, const char *in, int first, int k) {
   latch_text *t = w->t;
   int row = add_i64(w, in, first, const_i64(w, in, k));
-  int kind = table_field(w, in, "latch_table_pointers", row, 2, 0);
-  int value = table_field(w, in, "latch_table_pointers", row, 2, 1);
+  int kind = table_field(w, d, in, "latch_table_pointers", row, 2, 0);
+  int value = table_field(w, d, in, "latch_table_pointers", row, 2, 1);
   int is_arena = fresh(w), is_arg = fresh(w), slot = fresh(w), slot_address = fresh(w), arg_word = fresh(w);
   int arena_word = fresh(w), other = fresh(w), word = fresh(w), pointer = fresh(w), zero = const_i64(w, in, 0);
   latch_text_put(t, "%s%%v%d = arith.cmpi eq, %%v%d, %%v%d : i64\n", in, is_arena, kind, const_i64(w, in, POINTER_ARENA));
@@ -968,8 +967,8 @@ static void write_table_dispatch(writer *w, const dispatch_tables *d, int tile, 
   latch_text_put(t, "      %%v%d:2 = scf.for %%v%d = %%v%d to %%v%d step %%v%d iter_args(%%v%d = %%v%d, %%v%d = %%v%d) "
                     "-> (i64, i64) : i64 {\n",
                  result, n, begin, end, const_i64(w, "      ", 1), found, begin, local, const_i64(w, "      ", 0));
-  int start = table_field(w, in, "latch_table_tasks", n, TASK_FIELDS, 0);
-  int tiles = table_field(w, in, "latch_table_tasks", n, TASK_FIELDS, 1);
+  int start = table_field(w, d, in, "latch_table_tasks", n, TASK_FIELDS, 0);
+  int tiles = table_field(w, d, in, "latch_table_tasks", n, TASK_FIELDS, 1);
   int after = fresh(w), from = fresh(w), below = fresh(w), inside = fresh(w), own = fresh(w), next_found = fresh(w),
       next_local = fresh(w);
   latch_text_put(t, "%s%%v%d = arith.addi %%v%d, %%v%d : i64\n", in, after, start, tiles);
@@ -983,8 +982,8 @@ static void write_table_dispatch(writer *w, const dispatch_tables *d, int tile, 
   latch_text_put(t, "      }\n");
   int task = fresh(w), local32 = fresh(w), body_index = fresh(w);
   latch_text_put(t, "      %%v%d = arith.addi %%v%d#0, %%v%d : i64\n", task, result, const_i64(w, "      ", 0));
-  int body = table_field(w, "      ", "latch_table_tasks", task, TASK_FIELDS, 2);
-  int first = table_field(w, "      ", "latch_table_tasks", task, TASK_FIELDS, 3);
+  int body = table_field(w, d, "      ", "latch_table_tasks", task, TASK_FIELDS, 2);
+  int first = table_field(w, d, "      ", "latch_table_tasks", task, TASK_FIELDS, 3);
   latch_text_put(t, "      %%v%d = arith.trunci %%v%d#1 : i64 to i32\n", local32, result);
   latch_text_put(t, "      %%v%d = arith.index_cast %%v%d : i64 to index\n", body_index, body);
   latch_text_put(t, "      scf.index_switch %%v%d\n", body_index);
@@ -1010,20 +1009,19 @@ static void write_table_dispatch(writer *w, const dispatch_tables *d, int tile, 
  * or for the last interval trace points 1 and 2 after the CTA's threads are done. */
 static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables *d) {
   latch_text *t = w->t;
-  w->table_space = d->space;
   const char *in = "      ";
   int wave = fresh(w);
   latch_text_put(t, "    %%arena_word = llvm.load %%args {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
   latch_text_put(t, "    scf.for %%v%d = %%v%d to %%v%d step %%v%d : i64 {\n", wave, const_i64(w, "    ", 0),
                  const_i64(w, "    ", d->wave_count), const_i64(w, "    ", 1));
-  int interval = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 0);
-  int begin = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 1);
-  int end = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 2);
-  int total = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 3);
-  int counted_word = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 4);
-  int base = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 5);
-  int ending = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 6);
-  int first_word = table_field(w, in, "latch_table_waves", wave, WAVE_FIELDS, 7);
+  int interval = table_field(w, d, in, "latch_table_waves", wave, WAVE_FIELDS, 0);
+  int begin = table_field(w, d, in, "latch_table_waves", wave, WAVE_FIELDS, 1);
+  int end = table_field(w, d, in, "latch_table_waves", wave, WAVE_FIELDS, 2);
+  int total = table_field(w, d, in, "latch_table_waves", wave, WAVE_FIELDS, 3);
+  int counted_word = table_field(w, d, in, "latch_table_waves", wave, WAVE_FIELDS, 4);
+  int base = table_field(w, d, in, "latch_table_waves", wave, WAVE_FIELDS, 5);
+  int ending = table_field(w, d, in, "latch_table_waves", wave, WAVE_FIELDS, 6);
+  int first_word = table_field(w, d, in, "latch_table_waves", wave, WAVE_FIELDS, 7);
   int zero = const_i64(w, in, 0), first = fresh(w), enter = fresh(w), counted = fresh(w), total32 = fresh(w),
       base32 = fresh(w);
   latch_text_put(t, "%s%%v%d = arith.cmpi ne, %%v%d, %%v%d : i64\n", in, first, first_word, zero);
@@ -1130,7 +1128,7 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text *t) {
-  writer w = {t, 0, 1};
+  writer w = {t, 0};
   bool counted = any_wave_counted(l);
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   if (d)
