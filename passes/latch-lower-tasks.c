@@ -1587,8 +1587,7 @@ static void product_accumulate_wgmma(gen *g, const product_operand *a, const pro
   int warpgroup = divc(g, g->tid, 128);
   sync_threads(g);
   int first = loop_begin(g, ci64(g, 0), ci64(g, WG_STAGES - 1), ci64(g, 1));
-  product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, first, WG_DEPTH)), hi,
-                          add(g, ring, mulc(g, first, WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED, WG_OPERAND_WORDS);
+  wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, first);
   loop_end(g);
   int packed = fresh(g);
   ln(g, "%%v%d = llvm.mlir.poison : " WG_ACCUMULATOR_TYPE, packed);
