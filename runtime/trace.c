@@ -231,11 +231,12 @@ static void write_json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-/* The tiles' records as events on the tracks of the CTAs that ran them; a record without a begin, with
- * its end before it, or naming no CTA of the grid is left out. */
+/* The tiles' records (`record_count` of them: latch_trace_tile_records) as events on the tracks of the
+ * CTAs that ran them; a record without a begin, with its end before it, or naming no CTA of the grid is
+ * left out. */
 static void write_tile_events(FILE *f, const latch_manifest *m, int64_t ctas, const uint64_t *trace,
-                              const uint64_t *records, uint64_t origin, bool per_sm) {
-  if (latch_trace_tile_records(m) == 0)
+                              const uint64_t *records, int64_t record_count, uint64_t origin, bool per_sm) {
+  if (record_count == 0)
     return;
   int64_t tile = 0;
   for (int64_t i = 0; i < m->interval_count; ++i)
@@ -318,7 +319,7 @@ latch_status latch_trace_write_json(const char *path, const latch_manifest *m, i
       }
     }
   }
-  write_tile_events(f, m, ctas, trace, records, origin, per_sm);
+  write_tile_events(f, m, ctas, trace, records, record_count, origin, per_sm);
   fprintf(f, "\n]}\n");
   bool failed = ferror(f) != 0;
   if (fclose(f) != 0 || failed)
