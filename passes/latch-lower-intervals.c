@@ -606,7 +606,6 @@ typedef struct dispatch_tables {
   int wave_count;
   int64_t *task_rows; /* TASK_FIELDS per task with tiles, in wave order */
   int task_row_count;
-  bool any_counted; /* a wave takes tickets from the tile counter */
   int space;        /* 4 (constant: cached, and one access serves every thread) when the three tables fit
                        TABLE_CONSTANT_BYTES, else 1 (global) */
 } dispatch_tables;
@@ -804,7 +803,6 @@ static bool build_tables(lowerer *l, dispatch_tables *d) {
       row[5] = (int64_t)tickets;
       if (row[4])
         tickets += (uint32_t)start;
-      d->any_counted = d->any_counted || row[4];
       row[6] = wave + 1 < waves ? WAVE_END_WAVE : i + 1 < l->interval_count ? WAVE_END_INTERVAL : WAVE_END_LAST;
       row[7] = wave == 0;
     }
@@ -1010,6 +1008,7 @@ static void write_table_dispatch(writer *w, const dispatch_tables *d, int tile, 
 static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables *d) {
   latch_text *t = w->t;
   const char *in = "      ";
+  bool counted_kernel = any_wave_counted(l); /* write_kernel then declares the tile counter and shared word */
   int wave = fresh(w);
   latch_text_put(t, "    %%arena_word = llvm.load %%args {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
   latch_text_put(t, "    scf.for %%v%d = %%v%d to %%v%d step %%v%d : i64 {\n", wave, const_i64(w, "    ", 0),
@@ -1044,7 +1043,7 @@ static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables
   write_tile_record(w, l, tile, 0, base, 0);
   latch_text_put(t, "      %%v%d = arith.andi %%leader, %%v%d : i1\n", draws, counted);
   latch_text_put(t, "      %%v%d = scf.if %%v%d -> (i32) {\n", ticket, draws);
-  if (d->any_counted)
+  if (counted_kernel)
     latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%tile_counter, %%c1 syncscope(\"device\") monotonic "
                       ": !llvm.ptr<1>, i32\n        scf.yield %%v%d : i32\n", drawn, drawn);
   else
@@ -1052,7 +1051,7 @@ static void write_table_waves(writer *w, const lowerer *l, const dispatch_tables
   latch_text_put(t, "      } else {\n        scf.yield %%c0 : i32\n      }\n");
   write_table_dispatch(w, d, tile, begin, end);
   latch_text_put(t, "      %%v%d = scf.if %%v%d -> (i32) {\n", next, counted);
-  if (d->any_counted) {
+  if (counted_kernel) {
     int slot = write_hand_over(w, "        ", ticket, base32, parity), taken = fresh(w);
     write_tile_record(w, l, tile, 0, base, 1);
     latch_text_put(t, "        %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
