@@ -108,6 +108,7 @@ typedef struct lowerer {
   int64_t shared_floats; /* the most words of @latch_smem a task uses: the kernel's dynamic shared memory */
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
+  bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
   int errors;
 } lowerer;
 
@@ -581,15 +582,17 @@ static int load_raw(gen *g, const tensor_ref *t, int index) {
   return r;
 }
 
-/* Element `index` of a float tensor as f32 (bf16 extends exactly). */
-static int load_f32(gen *g, const tensor_ref *t, int index) {
-  int v = load_raw(g, t, index);
-  if (t->dt == DT_BF16)
-    return cast(g, "arith.extf", v, "bf16", "f32");
-  if (t->dt == DT_I32)
-    return cast(g, "arith.sitofp", v, "i32", "f32");
-  return v;
+/* A value of storage type dt as f32 (bf16 extends exactly). */
+static int raw_to_f32(gen *g, dtype dt, int value) {
+  if (dt == DT_BF16)
+    return cast(g, "arith.extf", value, "bf16", "f32");
+  if (dt == DT_I32)
+    return cast(g, "arith.sitofp", value, "i32", "f32");
+  return value;
 }
+
+/* Element `index` of a float tensor as f32 (bf16 extends exactly). */
+static int load_f32(gen *g, const tensor_ref *t, int index) { return raw_to_f32(g, t->dt, load_raw(g, t, index)); }
 
 /* Element `index` of an i32 tensor, sign-extended to i64. */
 static int load_index(gen *g, const tensor_ref *t, int index) {
@@ -619,13 +622,16 @@ static int f32_to_i32(gen *g, int value) {
   return sel(g, nan, ci32(g, 0), r, "i32");
 }
 
+/* An f32 value in storage type dt (bf16 rounds to nearest even). */
+static int f32_to_raw(gen *g, dtype dt, int value) {
+  if (dt == DT_BF16)
+    return cast(g, "arith.truncf", value, "f32", "bf16");
+  return dt == DT_I32 ? f32_to_i32(g, value) : value;
+}
+
 /* Stores an f32 value into a float tensor (bf16 rounds to nearest even). */
 static void store_f32(gen *g, const tensor_ref *t, int index, int value) {
-  if (t->dt == DT_BF16)
-    value = cast(g, "arith.truncf", value, "f32", "bf16");
-  else if (t->dt == DT_I32)
-    value = f32_to_i32(g, value);
-  store_raw(g, t, index, value);
+  store_raw(g, t, index, f32_to_raw(g, t->dt, value));
 }
 
 /* ---- tiles ------------------------------------------------------------------------------------------- */
@@ -881,6 +887,24 @@ typedef struct task_io {
   char map_body[MAX_SYMBOL]; /* the function a task.map's tiles call per element */
 } task_io;
 
+/* Whether t lies in memory at an address that is a multiple of `bytes` (external buffers come from
+ * cuMemAlloc, 256-byte aligned; arena places are as planned). */
+static bool place_aligned(const tensor_ref *t, int64_t bytes) {
+  return t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % bytes == 0);
+}
+
+/* `type` at element `index` of t (16-byte aligned), and the store of one. */
+static int load_vector_as(gen *g, const tensor_ref *t, int index, const char *type) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.load %%v%d {alignment = 16 : i64} : !llvm.ptr<1> -> %s", r, element_address(g, t, index), type);
+  return r;
+}
+
+static void store_vector_as(gen *g, const tensor_ref *t, int index, int value, const char *type) {
+  ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : %s, !llvm.ptr<1>", value, element_address(g, t, index),
+     type);
+}
+
 /* ---- elementwise: map, convert, transpose, reshape, adamw ---- */
 
 /* An elementwise template in two phases: `load` reads what element i needs into values[] (loads only),
@@ -939,9 +963,9 @@ static void map_load(gen *g, const task_io *io, const void *context, int i, int 
     values[k] = load_raw(g, &io->in[k], io->in[k].rank == 0 ? ci64(g, 0) : i);
 }
 
-static void map_finish(gen *g, const task_io *io, const void *context, int i, const int *args) {
+/* The map body called on one element's inputs (storage types); its results in the outputs' storage types. */
+static void map_compute(gen *g, const task_io *io, const void *context, const int *args, int *results) {
   (void)context;
-  int results[LATCH_MAP_MAX_OUTPUTS];
   latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
   for (int k = 0; k < io->out_count; ++k) {
     results[k] = fresh(g);
@@ -957,12 +981,140 @@ static void map_finish(gen *g, const task_io *io, const void *context, int i, co
   for (int k = 0; k < io->out_count; ++k)
     latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(io->out[k].dt));
   latch_text_put(g->t, ")\n");
+}
+
+static void map_finish(gen *g, const task_io *io, const void *context, int i, const int *args) {
+  int results[LATCH_MAP_MAX_OUTPUTS];
+  map_compute(g, io, context, args, results);
   for (int k = 0; k < io->out_count; ++k)
     store_raw(g, &io->out[k], i, results[k]);
 }
 
+/* ---- element-wise work by vectors of four ----
+ * latch-lower-tasks{vector-maps}: a map or an AdamW step whose per-element tensors (inputs of rank > 0
+ * and every result) all start 16-byte aligned, with a multiple of 4 elements, reads and writes each
+ * thread's 4 consecutive elements as one vector (16 bytes of f32 or i32, 8 of bf16) instead of 4 scalar
+ * accesses: the same tiles of ELEMENTWISE_TILE elements, in units of 4; rank-0 inputs and constants are
+ * read as scalars. Each element is computed by the same code as alone, so the bits do not change. */
+#define ELEMENTWISE_WIDTH 4
+
+/* Computes one element's results (storage types) from its inputs' values (storage types). */
+typedef void (*elementwise_compute)(gen *g, const task_io *io, const void *context, const int *values, int *results);
+
+static bool read_as_scalar(const tensor_ref *t) { return t->rank == 0 || t->kind == PLACE_CONST; }
+
+static const char *vector_type(dtype dt) {
+  return dt == DT_F32 ? "vector<4xf32>" : dt == DT_BF16 ? "vector<4xbf16>" : "vector<4xi32>";
+}
+
+/* The address of unit `unit` of t (its elements 4 unit ..), which is aligned to the unit's bytes. */
+static int unit_address(gen *g, const tensor_ref *t, int unit) {
+  return element_address(g, t, mulc(g, unit, ELEMENTWISE_WIDTH));
+}
+
+/* Whether the first `inputs` inputs and every output of io fit the vector path over n elements. */
+static bool elementwise_vectors_fit(const gen *g, const task_io *io, int inputs, int64_t n) {
+  if (!g->l->vector_maps || n % ELEMENTWISE_WIDTH != 0)
+    return false;
+  for (int k = 0; k < inputs; ++k)
+    if (!read_as_scalar(&io->in[k]) && (io->in[k].elements != n || !place_aligned(&io->in[k], 16)))
+      return false;
+  for (int k = 0; k < io->out_count; ++k)
+    if (io->out[k].elements != n || !place_aligned(&io->out[k], 16))
+      return false;
+  return true;
+}
+
+static void vector_unit_load(gen *g, const task_io *io, int inputs, int unit, int *loaded) {
+  for (int k = 0; k < inputs; ++k) {
+    const tensor_ref *t = &io->in[k];
+    if (read_as_scalar(t)) {
+      loaded[k] = load_raw(g, t, ci64(g, 0));
+    } else {
+      loaded[k] = fresh(g);
+      ln(g, "%%v%d = llvm.load %%v%d {alignment = %d : i64} : !llvm.ptr<1> -> %s", loaded[k],
+         unit_address(g, t, unit), (int)(ELEMENTWISE_WIDTH * dtype_bytes(t->dt)), vector_type(t->dt));
+    }
+  }
+}
+
+static void vector_unit_finish(gen *g, const task_io *io, const void *context, int inputs, int unit, const int *loaded,
+                               elementwise_compute compute) {
+  int results[ELEMENTWISE_WIDTH][LATCH_MAP_MAX_OUTPUTS > 3 ? LATCH_MAP_MAX_OUTPUTS : 3];
+  for (int e = 0; e < ELEMENTWISE_WIDTH; ++e) {
+    int values[ELEMENTWISE_MAX_VALUES];
+    for (int k = 0; k < inputs; ++k) {
+      const tensor_ref *t = &io->in[k];
+      if (read_as_scalar(t)) {
+        values[k] = loaded[k];
+      } else {
+        values[k] = fresh(g);
+        ln(g, "%%v%d = llvm.extractelement %%v%d[%%v%d : i32] : %s", values[k], loaded[k], ci32(g, e),
+           vector_type(t->dt));
+      }
+    }
+    compute(g, io, context, values, results[e]);
+  }
+  for (int k = 0; k < io->out_count; ++k) {
+    const char *type = vector_type(io->out[k].dt);
+    int v = fresh(g);
+    ln(g, "%%v%d = llvm.mlir.poison : %s", v, type);
+    for (int e = 0; e < ELEMENTWISE_WIDTH; ++e) {
+      int next = fresh(g);
+      ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : %s", next, results[e][k], v, ci32(g, e), type);
+      v = next;
+    }
+    ln(g, "llvm.store %%v%d, %%v%d {alignment = %d : i64} : %s, !llvm.ptr<1>", v,
+       unit_address(g, &io->out[k], unit), (int)(ELEMENTWISE_WIDTH * dtype_bytes(io->out[k].dt)), type);
+  }
+}
+
+/* elementwise_tiles in units of ELEMENTWISE_WIDTH elements (elementwise_vectors_fit holds): a full tile's
+ * units in groups, every thread's loads of its group issued before its first store. */
+static void elementwise_vector_tiles(gen *g, const task_io *io, const void *context, int64_t n, int inputs,
+                                     elementwise_compute compute) {
+  enum { MAX_UNROLL = 4 };
+  const int64_t tile = ELEMENTWISE_TILE / ELEMENTWISE_WIDTH, units = n / ELEMENTWISE_WIDTH;
+  int unroll = inputs <= 2 ? MAX_UNROLL : inputs <= 4 ? 2 : 1; /* about 32 loaded registers or fewer */
+  int64_t group = (int64_t)CTA_THREADS * unroll;
+  _Static_assert(ELEMENTWISE_TILE / ELEMENTWISE_WIDTH % (CTA_THREADS * MAX_UNROLL) == 0, "a full tile is whole groups");
+  bool any_full = units >= tile, any_partial = units % tile != 0;
+  int vt = tiles_begin(g, ceil_div(units, tile)); /* ceil_div(n, ELEMENTWISE_TILE): n is a multiple of 4 */
+  int lo = mulc(g, vt, tile);
+  if (any_full && any_partial)
+    when_begin(g, cmpi(g, "sle", addc(g, lo, tile), ci64(g, units), "i64"));
+  if (any_full) {
+    int q = loop_begin(g, ci64(g, 0), ci64(g, tile), ci64(g, group));
+    int base = add(g, add(g, lo, q), g->tid);
+    int unit[MAX_UNROLL], loaded[MAX_UNROLL][ELEMENTWISE_MAX_VALUES];
+    for (int u = 0; u < unroll; ++u) {
+      unit[u] = addc(g, base, (int64_t)u * CTA_THREADS);
+      vector_unit_load(g, io, inputs, unit[u], loaded[u]);
+    }
+    for (int u = 0; u < unroll; ++u)
+      vector_unit_finish(g, io, context, inputs, unit[u], loaded[u], compute);
+    loop_end(g);
+  }
+  if (any_full && any_partial)
+    otherwise(g);
+  if (any_partial) {
+    int unit = loop_begin(g, add(g, lo, g->tid), mini(g, addc(g, lo, tile), ci64(g, units)), g->ntid);
+    int loaded[ELEMENTWISE_MAX_VALUES];
+    vector_unit_load(g, io, inputs, unit, loaded);
+    vector_unit_finish(g, io, context, inputs, unit, loaded, compute);
+    loop_end(g);
+  }
+  if (any_full && any_partial)
+    when_end(g);
+  loop_end(g);
+}
+
 static void gen_map(gen *g, task_io *io) {
-  elementwise_tiles(g, io, NULL, io->out[0].elements, io->in_count, map_load, map_finish);
+  int64_t n = io->out[0].elements;
+  if (elementwise_vectors_fit(g, io, io->in_count, n))
+    elementwise_vector_tiles(g, io, NULL, n, io->in_count, map_compute);
+  else
+    elementwise_tiles(g, io, NULL, n, io->in_count, map_load, map_finish);
 }
 
 /* ---- element-wise tasks by vectors ----
@@ -977,12 +1129,6 @@ static void gen_map(gen *g, task_io *io) {
  * its store. */
 typedef int (*vector_load_fn)(gen *g, const task_io *io, const void *context, int first);
 typedef void (*vector_store_fn)(gen *g, const task_io *io, const void *context, int first, int value);
-
-/* Whether t lies in memory at an address that is a multiple of `bytes` (external buffers come from
- * cuMemAlloc, 256-byte aligned; arena places are as planned). */
-static bool place_aligned(const tensor_ref *t, int64_t bytes) {
-  return t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % bytes == 0);
-}
 
 static void vector_tiles(gen *g, const task_io *io, const void *context, int64_t per_vector, const char *type,
                          vector_load_fn load, vector_store_fn store) {
@@ -1011,18 +1157,6 @@ static void vector_tiles(gen *g, const task_io *io, const void *context, int64_t
   }
   loop_end(g);
   loop_end(g);
-}
-
-/* `type` at element `index` of t (16-byte aligned), and the store of one. */
-static int load_vector_as(gen *g, const tensor_ref *t, int index, const char *type) {
-  int r = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d {alignment = 16 : i64} : !llvm.ptr<1> -> %s", r, element_address(g, t, index), type);
-  return r;
-}
-
-static void store_vector_as(gen *g, const tensor_ref *t, int index, int value, const char *type) {
-  ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : %s, !llvm.ptr<1>", value, element_address(g, t, index),
-     type);
 }
 
 /* A copy's elements per 16-byte vector (moved as vector<4xi32>), or 0 when it cannot go by vectors. */
@@ -1162,12 +1296,14 @@ typedef struct adamw_context {
 static void adamw_load(gen *g, const task_io *io, const void *context, int i, int *values) {
   (void)context;
   for (int k = 0; k < 4; ++k) /* p, grad, m, v */
-    values[k] = load_f32(g, &io->in[k], i);
+    values[k] = load_raw(g, &io->in[k], i);
 }
 
-static void adamw_finish(gen *g, const task_io *io, const void *context, int i, const int *values) {
+/* p', m', v' (storage types) from p, grad, m, v (storage types). */
+static void adamw_compute(gen *g, const task_io *io, const void *context, const int *values, int *results) {
   const adamw_context *a = context;
-  int pi = values[0], gi = values[1], mi = values[2], vi = values[3];
+  int pi = raw_to_f32(g, io->in[0].dt, values[0]), gi = raw_to_f32(g, io->in[1].dt, values[1]);
+  int mi = raw_to_f32(g, io->in[2].dt, values[2]), vi = raw_to_f32(g, io->in[3].dt, values[3]);
   /* m' = b1 m + (1 - b1) g; v' = b2 v + (1 - b2) g g */
   int m1 = fadd(g, fmul(g, cf32(g, a->b1), mi), fmul(g, cf32(g, 1.0 - a->b1), gi));
   int v1 = fadd(g, fmul(g, cf32(g, a->b2), vi), fmul(g, fmul(g, cf32(g, 1.0 - a->b2), gi), gi));
@@ -1175,9 +1311,16 @@ static void adamw_finish(gen *g, const task_io *io, const void *context, int i, 
   int denominator = fadd(g, op1(g, "math.sqrt", v_hat, "f32"), cf32(g, a->eps));
   int update = fadd(g, fmul(g, cf32(g, a->wd), pi), fdiv(g, m_hat, denominator));
   int p1 = fsub(g, pi, fmul(g, cf32(g, a->lr), update));
-  store_f32(g, &io->out[0], i, p1);
-  store_f32(g, &io->out[1], i, m1);
-  store_f32(g, &io->out[2], i, v1);
+  results[0] = f32_to_raw(g, io->out[0].dt, p1);
+  results[1] = f32_to_raw(g, io->out[1].dt, m1);
+  results[2] = f32_to_raw(g, io->out[2].dt, v1);
+}
+
+static void adamw_finish(gen *g, const task_io *io, const void *context, int i, const int *values) {
+  int results[3];
+  adamw_compute(g, io, context, values, results);
+  for (int k = 0; k < 3; ++k)
+    store_raw(g, &io->out[k], i, results[k]);
 }
 
 static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
@@ -1193,7 +1336,11 @@ static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
   int c2 = op2(g, "arith.subf", one, op2(g, "math.powf", cf64(g, a.b2), t, "f64"), "f64");
   a.c1 = cast(g, "arith.truncf", c1, "f64", "f32");
   a.c2 = cast(g, "arith.truncf", c2, "f64", "f32");
-  elementwise_tiles(g, io, &a, io->in[0].elements, 4, adamw_load, adamw_finish);
+  int64_t n = io->in[0].elements;
+  if (elementwise_vectors_fit(g, io, 4, n))
+    elementwise_vector_tiles(g, io, &a, n, 4, adamw_compute);
+  else
+    elementwise_tiles(g, io, &a, n, 4, adamw_load, adamw_finish);
 }
 
 /* ---- the tiled product: 128 x 128 outputs per tile, staged through shared memory ----
@@ -5045,6 +5192,7 @@ static bool add_shared_memory(lowerer *l) {
 typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
+  bool vector_maps;
 } lower_tasks_options;
 
 static const latch_pass_option lower_tasks_option_table[] = {
@@ -5054,8 +5202,13 @@ static const latch_pass_option lower_tasks_option_table[] = {
     {"wgmma-in-flight", LATCH_OPTION_BOOL, "false",
      "each k stage's wgmma group stays in flight while the next stage's is issued (wgmma.wait_group 1, a CTA "
      "barrier before the ring buffer it read is refilled); needs the wgmma asynchronous, which ptxas does "
-     "only in the kernel itself (latch-lower-intervals{table-dispatch}); not yet run on a GPU: off by default",
+     "only in the kernel itself (latch-lower-intervals{table-dispatch}); off, as table dispatch is "
+     "(docs/device-abi.md)",
      offsetof(lower_tasks_options, wgmma_in_flight)},
+    {"vector-maps", LATCH_OPTION_BOOL, "false",
+     "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
+     "elements per vector access (the same bits); not yet measured on a GPU: off by default",
+     offsetof(lower_tasks_options, vector_maps)},
 };
 
 static MlirLogicalResult run(MlirOperation module, const void *options) {
@@ -5063,6 +5216,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   memset(&l, 0, sizeof(l));
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
+  l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
   l.context = mlirOperationGetContext(module);
   l.module = module;
   bool binds_ready = latch_ptrmap_initialize(&l.binds);

@@ -68,7 +68,14 @@ PIPELINES = {
     "forward-inflight": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                         "latch-verify-arena,latch-lower-tasks{wgmma-in-flight=true},"
                         "latch-lower-intervals{staged=true table-dispatch=true})",
+    # forward and train with latch-lower-tasks{vector-maps=true} (maps and AdamW by vectors of 4).
+    "forward-vector": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+                      "latch-verify-arena,latch-lower-tasks{vector-maps=true},latch-lower-intervals{staged=true})",
+    "train-vector": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
+                    "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
+                    "latch-lower-tasks{vector-maps=true},latch-lower-intervals{staged=true})",
 }
+TRAIN_PIPELINES = ("train", "train-table", "train-vector")  # latch-train first: the entry is its @f_update
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at
 # full size would take hours in fp64 and its references would not fit the bundle; its gradients are
 # checked against PyTorch fp64 on the GPU machine instead).
@@ -249,7 +256,7 @@ def bundle_program(p, build, out, skipped, compile_program=True):
         shutil.copy(os.path.join(REPO, p["source"]), src)
         params = 0
     program = os.path.join(pdir, "program.mlir")
-    if p["pipeline"] in ("train", "train-table"):
+    if p["pipeline"] in TRAIN_PIPELINES:
         r = run([tools["latch-opt"], src, "--pass-pipeline=builtin.module(latch-train)", "-o", program])
         if r.returncode:
             raise RuntimeError(f"latch-train failed: {first_lines(r.stderr)}")
@@ -296,7 +303,7 @@ def bundle_program(p, build, out, skipped, compile_program=True):
         exp = os.path.join(pdir, "expected")
         os.makedirs(exp)
         interp = [tools["latch-interp"], "program.mlir", "--entry", p["entry"]] + run_args
-        if p["pipeline"] in ("train", "train-table"):
+        if p["pipeline"] in TRAIN_PIPELINES:
             one = interp + ["--train-steps", "1", "--output-dir", "expected/fp64"]
         else:
             one = interp + ["--output-dir", "expected/fp64"]
