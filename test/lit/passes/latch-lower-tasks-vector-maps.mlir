@@ -1,9 +1,9 @@
-// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{vector-maps=true})' \
-// RUN:   | FileCheck %s
 // RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
-// RUN:   | FileCheck %s --check-prefix=DEFAULT
+// RUN:   | FileCheck %s
+// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{vector-maps=false})' \
+// RUN:   | FileCheck %s --check-prefix=SCALAR
 
-// latch-lower-tasks{vector-maps=true}: a map whose per-element tensors start 16-byte aligned (arguments
+// latch-lower-tasks{vector-maps} (the default): a map whose per-element tensors start 16-byte aligned (arguments
 // are) with a multiple of 4 elements reads 4 consecutive elements of each input as one vector (aligned to
 // its bytes), calls the body on each element as the scalar path does, and writes each result as one vector
 // (8 bytes of bf16). The rank-0 input stays a scalar load. The tile count is the scalar path's:
@@ -26,11 +26,11 @@
 // CHECK: } else {
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
-// DEFAULT-LABEL: gpu.module @latch
-// DEFAULT-NOT: vector<4xf32>
-// DEFAULT: func.call @map_body_0
-// DEFAULT-NOT: vector<4xf32>
-// DEFAULT: sym_name = "map_pair"
+// SCALAR-LABEL: gpu.module @latch
+// SCALAR-NOT: vector<4xf32>
+// SCALAR: func.call @map_body_0
+// SCALAR-NOT: vector<4xf32>
+// SCALAR: sym_name = "map_pair"
 func.func @map_pair(%a: tensor<4x4097xf32>, %s: tensor<f32>) -> (tensor<4x4097xf32>, tensor<4x4097xbf16>) {
   %x, %y = "task.map"(%a, %s) ({
   ^bb0(%e: f32, %f: f32):
@@ -49,7 +49,7 @@ func.func @map_pair(%a: tensor<4x4097xf32>, %s: tensor<f32>) -> (tensor<4x4097xf
 // CHECK: func.call @map_body_0
 // CHECK-NOT: vector<4xf32>
 // CHECK: sym_name = "map_odd"
-// DEFAULT-LABEL: gpu.module @latch
+// SCALAR-LABEL: gpu.module @latch
 func.func @map_odd(%a: tensor<4099xf32>) -> tensor<4099xf32> {
   %x = "task.map"(%a) ({
   ^bb0(%e: f32):
@@ -73,9 +73,9 @@ func.func @map_odd(%a: tensor<4099xf32>) -> tensor<4099xf32> {
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // CHECK: sym_name = "adamw"
-// DEFAULT-LABEL: gpu.module @latch
-// DEFAULT-NOT: vector<4xf32>
-// DEFAULT: sym_name = "adamw"
+// SCALAR-LABEL: gpu.module @latch
+// SCALAR-NOT: vector<4xf32>
+// SCALAR: sym_name = "adamw"
 func.func @adamw(%p: tensor<8192xf32>, %g: tensor<8192xf32>, %m: tensor<8192xf32>, %v: tensor<8192xf32>, %step: tensor<i32>) -> (tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>) {
   %p1, %m1, %v1 = "task.adamw"(%p, %g, %m, %v, %step) {beta1 = 9.000000e-01 : f64, beta2 = 9.990000e-01 : f64, eps = 1.000000e-08 : f64, lr = 1.000000e-02 : f64, weight_decay = 1.000000e-01 : f64} : (tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>, tensor<i32>) -> (tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>)
   return %p1, %m1, %v1 : tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>

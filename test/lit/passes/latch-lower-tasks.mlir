@@ -1,4 +1,5 @@
-// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
+// The scalar element-wise path (vector-maps=false): latch-lower-tasks-vector-maps.mlir tests the default.
+// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{vector-maps=false})' \
 // RUN:   | FileCheck %s
 // RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{wgmma=false})' \
 // RUN:   | FileCheck %s --check-prefix=MMA
