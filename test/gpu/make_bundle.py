@@ -68,14 +68,12 @@ PIPELINES = {
     "forward-inflight": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                         "latch-verify-arena,latch-lower-tasks{wgmma-in-flight=true},"
                         "latch-lower-intervals{staged=true table-dispatch=true})",
-    # forward and train with latch-lower-tasks{vector-maps=true} (maps and AdamW by vectors of 4).
-    "forward-vector": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
-                      "latch-verify-arena,latch-lower-tasks{vector-maps=true},latch-lower-intervals{staged=true})",
-    "train-vector": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
-                    "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
-                    "latch-lower-tasks{vector-maps=true},latch-lower-intervals{staged=true})",
+    # forward with latch-lower-tasks{vector-maps=false}: the scalar element-wise path that vector-maps replaces
+    # where tensors are aligned.
+    "forward-scalar": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+                      "latch-verify-arena,latch-lower-tasks{vector-maps=false},latch-lower-intervals{staged=true})",
 }
-TRAIN_PIPELINES = ("train", "train-table", "train-vector")  # latch-train first: the entry is its @f_update
+TRAIN_PIPELINES = ("train", "train-table")  # latch-train first: the entry is its @f_update
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at
 # full size would take hours in fp64 and its references would not fit the bundle; its gradients are
 # checked against PyTorch fp64 on the GPU machine instead).

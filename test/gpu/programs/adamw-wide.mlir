@@ -1,5 +1,5 @@
-// An AdamW step over 20004 elements (two full tiles of 8192 and a partial one): with
-// latch-lower-tasks{vector-maps} (pipeline forward-vector) p, grad, m, v go by vectors of 4.
+// An AdamW step over 20004 elements (two full tiles of 8192 and a partial one): by default
+// (latch-lower-tasks{vector-maps}) p, grad, m, v go by vectors of 4; adamw-wide-scalar element by element.
 func.func @adamw_wide(
     %p: tensor<20004xf32> {task.name = "p", task.init_std = 1.0 : f64},
     %g: tensor<20004xf32> {task.name = "g", task.init_std = 1.0 : f64},

@@ -1,6 +1,6 @@
 // A map over 3 x 8196 elements (three full tiles of 8192 and a partial one) with a rank-0 input and two
-// f32 results: with latch-lower-tasks{vector-maps} (pipeline forward-vector) both the full tiles' and the
-// partial tile's vector paths run.
+// f32 results: by default (latch-lower-tasks{vector-maps}) the full tiles' and the partial tile's vector
+// paths run; map-wide-scalar runs it element by element.
 func.func @map_wide(
     %a: tensor<3x8196xf32> {task.name = "a", task.init_std = 2.0 : f64},
     %b: tensor<3x8196xf32> {task.name = "b", task.init_std = 1.0 : f64},
