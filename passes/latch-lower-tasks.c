@@ -914,25 +914,22 @@ typedef void (*elementwise_finish)(gen *g, const task_io *io, const void *contex
 #define ELEMENTWISE_MAX_VALUES LATCH_MAP_MAX_INPUTS
 #define ELEMENTWISE_MAX_UNROLL 8
 
-/* Tiles of ELEMENTWISE_TILE elements of [0, n). A full tile takes its elements in groups: thread t of the
- * group handles elements base + t + u CTA_THREADS (u < unroll; every access coalesced) and issues all
- * the group's loads before its first store, so that `unroll` loads per value are in flight per thread
- * (a load after a store of the same task may not move above it: the compiler cannot rule out that they
- * alias). The unroll shrinks with the values an element loads (register pressure). The last, partial
- * tile takes one element per thread iteration. Each element is computed exactly as alone: the order
- * changes nothing. */
-static void elementwise_tiles(gen *g, const task_io *io, const void *context, int64_t n, int values_per_element,
-                              elementwise_load load, elementwise_finish finish) {
-  int unroll = values_per_element <= 4 ? ELEMENTWISE_MAX_UNROLL : values_per_element <= 8 ? 4 : 2;
+/* Tiles of `tile` units of [0, units) (a unit: one element, or ELEMENTWISE_WIDTH of them on the vector
+ * path). A full tile takes its units in groups: thread t of the group handles units base + t + u
+ * CTA_THREADS (u < unroll; every access coalesced) and issues all the group's loads before its first
+ * store, so that `unroll` loads per value are in flight per thread (a load after a store of the same task
+ * may not move above it: the compiler cannot rule out that they alias). The last, partial tile takes one
+ * unit per thread iteration. Each element is computed exactly as alone: the order changes nothing. */
+static void unit_tiles(gen *g, const task_io *io, const void *context, int64_t units, int64_t tile, int unroll,
+                       elementwise_load load, elementwise_finish finish) {
   int64_t group = (int64_t)CTA_THREADS * unroll;
-  _Static_assert(ELEMENTWISE_TILE % (CTA_THREADS * ELEMENTWISE_MAX_UNROLL) == 0, "a full tile is whole groups");
-  bool any_full = n >= ELEMENTWISE_TILE, any_partial = n % ELEMENTWISE_TILE != 0;
-  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
-  int lo = mulc(g, vt, ELEMENTWISE_TILE);
+  bool any_full = units >= tile, any_partial = units % tile != 0;
+  int vt = tiles_begin(g, ceil_div(units, tile));
+  int lo = mulc(g, vt, tile);
   if (any_full && any_partial)
-    when_begin(g, cmpi(g, "sle", addc(g, lo, ELEMENTWISE_TILE), ci64(g, n), "i64"));
+    when_begin(g, cmpi(g, "sle", addc(g, lo, tile), ci64(g, units), "i64"));
   if (any_full) {
-    int q = loop_begin(g, ci64(g, 0), ci64(g, ELEMENTWISE_TILE), ci64(g, group));
+    int q = loop_begin(g, ci64(g, 0), ci64(g, tile), ci64(g, group));
     int base = add(g, add(g, lo, q), g->tid);
     int index[ELEMENTWISE_MAX_UNROLL], values[ELEMENTWISE_MAX_UNROLL][ELEMENTWISE_MAX_VALUES];
     for (int u = 0; u < unroll; ++u) {
@@ -946,7 +943,7 @@ static void elementwise_tiles(gen *g, const task_io *io, const void *context, in
   if (any_full && any_partial)
     otherwise(g);
   if (any_partial) {
-    int i = loop_begin(g, add(g, lo, g->tid), mini(g, addc(g, lo, ELEMENTWISE_TILE), ci64(g, n)), g->ntid);
+    int i = loop_begin(g, add(g, lo, g->tid), mini(g, addc(g, lo, tile), ci64(g, units)), g->ntid);
     int values[ELEMENTWISE_MAX_VALUES];
     load(g, io, context, i, values);
     finish(g, io, context, i, values);
@@ -955,6 +952,15 @@ static void elementwise_tiles(gen *g, const task_io *io, const void *context, in
   if (any_full && any_partial)
     when_end(g);
   loop_end(g);
+}
+
+/* Tiles of ELEMENTWISE_TILE elements of [0, n), an element per unit; the unroll shrinks with the values
+ * an element loads (register pressure). */
+static void elementwise_tiles(gen *g, const task_io *io, const void *context, int64_t n, int values_per_element,
+                              elementwise_load load, elementwise_finish finish) {
+  int unroll = values_per_element <= 4 ? ELEMENTWISE_MAX_UNROLL : values_per_element <= 8 ? 4 : 2;
+  _Static_assert(ELEMENTWISE_TILE % (CTA_THREADS * ELEMENTWISE_MAX_UNROLL) == 0, "a full tile is whole groups");
+  unit_tiles(g, io, context, n, ELEMENTWISE_TILE, unroll, load, finish);
 }
 
 static void map_load(gen *g, const task_io *io, const void *context, int i, int *values) {
@@ -997,6 +1003,9 @@ static void map_finish(gen *g, const task_io *io, const void *context, int i, co
  * accesses: the same tiles of ELEMENTWISE_TILE elements, in units of 4; rank-0 inputs and constants are
  * read as scalars. Each element is computed by the same code as alone, so the bits do not change. */
 #define ELEMENTWISE_WIDTH 4
+#define ELEMENTWISE_MAX_RESULTS (LATCH_MAP_MAX_OUTPUTS > 3 ? LATCH_MAP_MAX_OUTPUTS : 3) /* a map's, AdamW's 3 */
+_Static_assert(ELEMENTWISE_TILE / ELEMENTWISE_WIDTH % (CTA_THREADS * ELEMENTWISE_MAX_UNROLL) == 0,
+               "a full tile of units is whole groups");
 
 /* Computes one element's results (storage types) from its inputs' values (storage types). */
 typedef void (*elementwise_compute)(gen *g, const task_io *io, const void *context, const int *values, int *results);
@@ -1025,8 +1034,18 @@ static bool elementwise_vectors_fit(const gen *g, const task_io *io, int inputs,
   return true;
 }
 
-static void vector_unit_load(gen *g, const task_io *io, int inputs, int unit, int *loaded) {
-  for (int k = 0; k < inputs; ++k) {
+/* What the vector path's unit callbacks need: the task's own context, its inputs read per element, and
+ * how an element's results are computed. */
+typedef struct vector_context {
+  const void *context;
+  int inputs;
+  elementwise_compute compute;
+} vector_context;
+
+/* Unit `unit`'s inputs: one vector each, or the scalar. */
+static void vector_unit_load(gen *g, const task_io *io, const void *context, int unit, int *loaded) {
+  const vector_context *c = context;
+  for (int k = 0; k < c->inputs; ++k) {
     const tensor_ref *t = &io->in[k];
     if (read_as_scalar(t)) {
       loaded[k] = load_raw(g, t, ci64(g, 0));
@@ -1038,12 +1057,13 @@ static void vector_unit_load(gen *g, const task_io *io, int inputs, int unit, in
   }
 }
 
-static void vector_unit_finish(gen *g, const task_io *io, const void *context, int inputs, int unit, const int *loaded,
-                               elementwise_compute compute) {
-  int results[ELEMENTWISE_WIDTH][LATCH_MAP_MAX_OUTPUTS > 3 ? LATCH_MAP_MAX_OUTPUTS : 3];
+/* Each element of unit `unit` computed from its lanes of the loaded vectors; one vector store per result. */
+static void vector_unit_finish(gen *g, const task_io *io, const void *context, int unit, const int *loaded) {
+  const vector_context *c = context;
+  int results[ELEMENTWISE_WIDTH][ELEMENTWISE_MAX_RESULTS];
   for (int e = 0; e < ELEMENTWISE_WIDTH; ++e) {
     int values[ELEMENTWISE_MAX_VALUES];
-    for (int k = 0; k < inputs; ++k) {
+    for (int k = 0; k < c->inputs; ++k) {
       const tensor_ref *t = &io->in[k];
       if (read_as_scalar(t)) {
         values[k] = loaded[k];
@@ -1053,7 +1073,7 @@ static void vector_unit_finish(gen *g, const task_io *io, const void *context, i
            vector_type(t->dt));
       }
     }
-    compute(g, io, context, values, results[e]);
+    c->compute(g, io, c->context, values, results[e]);
   }
   for (int k = 0; k < io->out_count; ++k) {
     const char *type = vector_type(io->out[k].dt);
@@ -1069,44 +1089,15 @@ static void vector_unit_finish(gen *g, const task_io *io, const void *context, i
   }
 }
 
-/* elementwise_tiles in units of ELEMENTWISE_WIDTH elements (elementwise_vectors_fit holds): a full tile's
- * units in groups, every thread's loads of its group issued before its first store. */
+/* The tiles of elementwise_tiles in units of ELEMENTWISE_WIDTH elements (elementwise_vectors_fit holds);
+ * a thread loads at most about 32 registers of a group's vectors before its first store. */
 static void elementwise_vector_tiles(gen *g, const task_io *io, const void *context, int64_t n, int inputs,
                                      elementwise_compute compute) {
-  enum { MAX_UNROLL = 4 };
-  const int64_t tile = ELEMENTWISE_TILE / ELEMENTWISE_WIDTH, units = n / ELEMENTWISE_WIDTH;
-  int unroll = inputs <= 2 ? MAX_UNROLL : inputs <= 4 ? 2 : 1; /* about 32 loaded registers or fewer */
-  int64_t group = (int64_t)CTA_THREADS * unroll;
-  _Static_assert(ELEMENTWISE_TILE / ELEMENTWISE_WIDTH % (CTA_THREADS * MAX_UNROLL) == 0, "a full tile is whole groups");
-  bool any_full = units >= tile, any_partial = units % tile != 0;
-  int vt = tiles_begin(g, ceil_div(units, tile)); /* ceil_div(n, ELEMENTWISE_TILE): n is a multiple of 4 */
-  int lo = mulc(g, vt, tile);
-  if (any_full && any_partial)
-    when_begin(g, cmpi(g, "sle", addc(g, lo, tile), ci64(g, units), "i64"));
-  if (any_full) {
-    int q = loop_begin(g, ci64(g, 0), ci64(g, tile), ci64(g, group));
-    int base = add(g, add(g, lo, q), g->tid);
-    int unit[MAX_UNROLL], loaded[MAX_UNROLL][ELEMENTWISE_MAX_VALUES];
-    for (int u = 0; u < unroll; ++u) {
-      unit[u] = addc(g, base, (int64_t)u * CTA_THREADS);
-      vector_unit_load(g, io, inputs, unit[u], loaded[u]);
-    }
-    for (int u = 0; u < unroll; ++u)
-      vector_unit_finish(g, io, context, inputs, unit[u], loaded[u], compute);
-    loop_end(g);
-  }
-  if (any_full && any_partial)
-    otherwise(g);
-  if (any_partial) {
-    int unit = loop_begin(g, add(g, lo, g->tid), mini(g, addc(g, lo, tile), ci64(g, units)), g->ntid);
-    int loaded[ELEMENTWISE_MAX_VALUES];
-    vector_unit_load(g, io, inputs, unit, loaded);
-    vector_unit_finish(g, io, context, inputs, unit, loaded, compute);
-    loop_end(g);
-  }
-  if (any_full && any_partial)
-    when_end(g);
-  loop_end(g);
+  vector_context c = {.context = context, .inputs = inputs, .compute = compute};
+  int unroll = inputs <= 2 ? 4 : inputs <= 4 ? 2 : 1;
+  /* ceil_div(n / 4, ELEMENTWISE_TILE / 4) = ceil_div(n, ELEMENTWISE_TILE) tiles: n is a multiple of 4 */
+  unit_tiles(g, io, &c, n / ELEMENTWISE_WIDTH, ELEMENTWISE_TILE / ELEMENTWISE_WIDTH, unroll, vector_unit_load,
+             vector_unit_finish);
 }
 
 static void gen_map(gen *g, task_io *io) {
