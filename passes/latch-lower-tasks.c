@@ -893,16 +893,26 @@ static bool place_aligned(const tensor_ref *t, int64_t bytes) {
   return t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % bytes == 0);
 }
 
-/* `type` at element `index` of t (16-byte aligned), and the store of one. */
-static int load_vector_as(gen *g, const tensor_ref *t, int index, const char *type) {
+/* `type` at element `index` of t, whose address is a multiple of `alignment` bytes, and the store of one. */
+static int load_aligned(gen *g, const tensor_ref *t, int index, const char *type, int alignment) {
   int r = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d {alignment = 16 : i64} : !llvm.ptr<1> -> %s", r, element_address(g, t, index), type);
+  ln(g, "%%v%d = llvm.load %%v%d {alignment = %d : i64} : !llvm.ptr<1> -> %s", r, element_address(g, t, index),
+     alignment, type);
   return r;
 }
 
+static void store_aligned(gen *g, const tensor_ref *t, int index, int value, const char *type, int alignment) {
+  ln(g, "llvm.store %%v%d, %%v%d {alignment = %d : i64} : %s, !llvm.ptr<1>", value, element_address(g, t, index),
+     alignment, type);
+}
+
+/* The same at a 16-byte aligned element. */
+static int load_vector_as(gen *g, const tensor_ref *t, int index, const char *type) {
+  return load_aligned(g, t, index, type, 16);
+}
+
 static void store_vector_as(gen *g, const tensor_ref *t, int index, int value, const char *type) {
-  ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : %s, !llvm.ptr<1>", value, element_address(g, t, index),
-     type);
+  store_aligned(g, t, index, value, type, 16);
 }
 
 /* ---- elementwise: map, convert, transpose, reshape, adamw ---- */
@@ -1016,10 +1026,9 @@ static const char *vector_type(dtype dt) {
   return dt == DT_F32 ? "vector<4xf32>" : dt == DT_BF16 ? "vector<4xbf16>" : "vector<4xi32>";
 }
 
-/* The address of unit `unit` of t (its elements 4 unit ..), which is aligned to the unit's bytes. */
-static int unit_address(gen *g, const tensor_ref *t, int unit) {
-  return element_address(g, t, mulc(g, unit, ELEMENTWISE_WIDTH));
-}
+/* The first element of unit `unit` (its elements 4 unit ..), and the unit's bytes: its address's alignment. */
+static int unit_first(gen *g, int unit) { return mulc(g, unit, ELEMENTWISE_WIDTH); }
+static int unit_bytes(const tensor_ref *t) { return (int)(ELEMENTWISE_WIDTH * dtype_bytes(t->dt)); }
 
 /* Whether the first `inputs` inputs and every output of io fit the vector path over n elements. */
 static bool elementwise_vectors_fit(const gen *g, const task_io *io, int inputs, int64_t n) {
@@ -1050,9 +1059,7 @@ static void vector_unit_load(gen *g, const task_io *io, const void *context, int
     if (read_as_scalar(t)) {
       loaded[k] = load_raw(g, t, ci64(g, 0));
     } else {
-      loaded[k] = fresh(g);
-      ln(g, "%%v%d = llvm.load %%v%d {alignment = %d : i64} : !llvm.ptr<1> -> %s", loaded[k],
-         unit_address(g, t, unit), (int)(ELEMENTWISE_WIDTH * dtype_bytes(t->dt)), vector_type(t->dt));
+      loaded[k] = load_aligned(g, t, unit_first(g, unit), vector_type(t->dt), unit_bytes(t));
     }
   }
 }
@@ -1084,8 +1091,7 @@ static void vector_unit_finish(gen *g, const task_io *io, const void *context, i
       ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : %s", next, results[e][k], v, ci32(g, e), type);
       v = next;
     }
-    ln(g, "llvm.store %%v%d, %%v%d {alignment = %d : i64} : %s, !llvm.ptr<1>", v,
-       unit_address(g, &io->out[k], unit), (int)(ELEMENTWISE_WIDTH * dtype_bytes(io->out[k].dt)), type);
+    store_aligned(g, &io->out[k], unit_first(g, unit), v, type, unit_bytes(&io->out[k]));
   }
 }
 
