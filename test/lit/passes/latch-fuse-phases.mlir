@@ -717,3 +717,19 @@ func.func @heaviest_first(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>, %x
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xf32>
   return %m, %c : tensor<64x8xf32>, tensor<256x256xf32>
 }
+
+// -----
+
+// order: the grouped weight gradient is rated at its measured rate (latch_task_tile_cost_ns), so its tiles
+// (256 rows per group: 19.5 us) go before the grouped product's (k = 512: 12.9 us), which a tensor-core
+// rate for both would have put first (6.5 us).
+// ORDER: "interval.interval"() {name = "i0.grouped_matmul+1"}
+// ORDER-NEXT: "task.grouped_matmul_weight_grad"
+// ORDER-NEXT: "task.grouped_matmul"
+// ORDER: sym_name = "weight_grad_first"
+func.func @weight_grad_first(%x: tensor<1024x512xbf16>, %w: tensor<4x512x128xbf16>, %dy: tensor<1024x128xbf16>, %ends: tensor<4xi32>)
+    -> (tensor<1024x128xf32>, tensor<4x512x128xf32>) {
+  %y = "task.grouped_matmul"(%x, %w, %ends) : (tensor<1024x512xbf16>, tensor<4x512x128xbf16>, tensor<4xi32>) -> tensor<1024x128xf32>
+  %dw = "task.grouped_matmul_weight_grad"(%x, %dy, %ends) : (tensor<1024x512xbf16>, tensor<1024x128xbf16>, tensor<4xi32>) -> tensor<4x512x128xf32>
+  return %y, %dw : tensor<1024x128xf32>, tensor<4x512x128xf32>
+}
