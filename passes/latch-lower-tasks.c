@@ -109,7 +109,6 @@ typedef struct lowerer {
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
-  bool attention_shared_blocks; /* latch-lower-tasks{attention-shared-blocks}: tc_block_loop */
   int errors;
 } lowerer;
 
@@ -3436,7 +3435,6 @@ static int attention_head(gen *g, const tensor_ref *t, int bh) {
  * the gradient) in its tile and its fragment coordinates. */
 typedef struct tc_rows {
   int bh, row0;   /* the (b, h) index and the group's first row */
-  int tile_first_row0, tile_last_row0; /* row0 of the tile's slots 0 and 3: its lowest and highest group */
   int parity;     /* warp % 2 - 0: even blocks of the other side (and the writes), 1: odd */
   int slot, lane; /* the group, warp / 2 (0, 1 light, 2, 3 heavy); lane */
   int r, c;       /* lane / 4, lane % 4 */
@@ -3456,8 +3454,6 @@ static void tc_rows_begin(gen *g, int vt, int64_t rows, tc_rows *w) {
   int t = remc(g, vt, per_head), two_t = mulc(g, t, 2);
   int low = add(g, two_t, w->slot), high = sub(g, addc(g, w->slot, groups - 4), two_t);
   w->row0 = mulc(g, sel(g, cmpi(g, "slt", w->slot, ci64(g, 2), "i64"), low, high, "i64"), TC_GROUP);
-  w->tile_first_row0 = mulc(g, two_t, TC_GROUP);                          /* slot 0: 2t */
-  w->tile_last_row0 = mulc(g, sub(g, ci64(g, groups - 1), two_t), TC_GROUP); /* slot 3: G - 1 - 2t */
 }
 
 /* The A fragments of the group's 16 rows of t (rows of `width` elements from element `head`), per k16 step. */
@@ -3471,9 +3467,9 @@ static void tc_fragments(gen *g, const tc_rows *w, const tensor_ref *t, int head
 }
 
 /* Key blocks of 32 that the group of query rows at row0 sees. */
-static int tc_key_blocks(gen *g, int row0, int64_t tk, bool causal) {
+static int tc_key_blocks(gen *g, const tc_rows *w, int64_t tk, bool causal) {
   int all = ci64(g, tk / TC_KEYS);
-  return causal ? mini(g, addc(g, divc(g, addc(g, row0, TC_GROUP - 1), TC_KEYS), 1), all) : all;
+  return causal ? mini(g, addc(g, divc(g, addc(g, w->row0, TC_GROUP - 1), TC_KEYS), 1), all) : all;
 }
 
 typedef enum tc_mask { TC_MASK_NONE, TC_MASK_COLUMN_AFTER_ROW, TC_MASK_COLUMN_BEFORE_ROW } tc_mask;
@@ -3620,15 +3616,13 @@ static int tc_warp_area(gen *g) {
 static void warp_sync(gen *g) { ln(g, "nvvm.bar.warp.sync %%v%d : i32", ci32(g, -1)); }
 
 /* 32 rows of `width` elements of t (from element `first`) as bf16 into the block at word `area`, in
- * chunks of 8, `threads` threads (32 or 128; this one is number `thread`) taking every threads-th chunk:
- * bf16 by cp.async; f32 loaded (all of the thread's chunks first), each element rounded to bf16 as
- * pack_bf16 rounds it, and stored. */
-static void tc_stage_block(gen *g, int thread, int64_t threads, const tensor_ref *t, int first, int64_t width,
-                           int area) {
+ * chunks of 8: bf16 by cp.async; f32 loaded (all of the lane's chunks first), each element rounded to
+ * bf16 as pack_bf16 rounds it, and stored. */
+static void tc_stage_block(gen *g, const tc_rows *w, const tensor_ref *t, int first, int64_t width, int area) {
   int64_t per_row = width / 8;
   int rounded[TC_KEYS * TC_MAX_HEAD / 8 / 32], addresses[TC_KEYS * TC_MAX_HEAD / 8 / 32];
-  for (int64_t e0 = 0, m = 0; e0 < TC_KEYS * per_row; e0 += threads, ++m) {
-    int e = addc(g, thread, e0), row = divc(g, e, per_row), chunk = remc(g, e, per_row);
+  for (int64_t e0 = 0, m = 0; e0 < TC_KEYS * per_row; e0 += 32, ++m) {
+    int e = addc(g, w->lane, e0), row = divc(g, e, per_row), chunk = remc(g, e, per_row);
     int address = fresh(g), from = add(g, first, add(g, mulc(g, row, attention_row_stride(t)), mulc(g, chunk, 8)));
     ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
        shared_base(g), add(g, area, add(g, mulc(g, row, width / 2 + 4), mulc(g, chunk, 4))));
@@ -3643,19 +3637,18 @@ static void tc_stage_block(gen *g, int thread, int64_t threads, const tensor_ref
     }
   }
   if (t->dt != DT_BF16)
-    for (int64_t m = 0; m < ceil_div(TC_KEYS * per_row, threads); ++m)
+    for (int64_t m = 0; m < TC_KEYS * per_row / 32; ++m)
       ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", rounded[m], addresses[m]);
 }
 
-/* The (L, D) pairs of 32 query rows (from stats row `first`) into the 64 words at `area`: threads 0-15
- * copy 16 bytes each. */
-static void tc_stage_stats(gen *g, int thread, const tensor_ref *stats, int first, int area) {
-  when_begin(g, cmpi(g, "slt", thread, ci64(g, 2 * TC_KEYS / 4), "i64"));
+/* The (L, D) pairs of 32 query rows (from stats row `first`) into the 64 words at `area`. */
+static void tc_stage_stats(gen *g, const tc_rows *w, const tensor_ref *stats, int first, int area) {
+  when_begin(g, cmpi(g, "slt", w->lane, ci64(g, 2 * TC_KEYS / 4), "i64"));
   int address = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
-     shared_base(g), add(g, area, mulc(g, thread, 4)));
+     shared_base(g), add(g, area, mulc(g, w->lane, 4)));
   ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
-     element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, thread, 4))));
+     element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, w->lane, 4))));
   when_end(g);
 }
 
@@ -3672,129 +3665,9 @@ static void tc_stage_wait(gen *g) {
 static void tc_stage_rows(gen *g, const tc_rows *w, const tensor_ref *a, const tensor_ref *b, int a_head, int b_head,
                           int row0, int area, int area_b) {
   warp_sync(g);
-  tc_stage_block(g, w->lane, 32, a, add(g, a_head, mulc(g, row0, attention_row_stride(a))), dim(a, 3), area);
+  tc_stage_block(g, w, a, add(g, a_head, mulc(g, row0, attention_row_stride(a))), dim(a, 3), area);
   if (b)
-    tc_stage_block(g, w->lane, 32, b, add(g, b_head, mulc(g, row0, attention_row_stride(b))), dim(b, 3), area_b);
-}
-
-/* ---- the loop over the blocks of the other side ----
- * A warp's blocks are b = lo, lo + 2, ... < hi (its parity's key blocks for query rows, or query blocks
- * from its first for key rows). Unstaged, the products read them from global memory. Staged per warp
- * (the default), each is copied into the warp's own area before its products, one block deep. With
- * latch-lower-tasks{attention-shared-blocks}, the four warps of a tile whose blocks have the same parity
- * e = lo % 2 (a class: one warp of each slot) stage each block of the union of their ranges once, their
- * 128 threads together, into one of the class's two buffers: iteration j waits for the thread's own
- * copies, passes the class's named barrier (bar.sync 1 + e, 128 threads: all copies of block j have
- * landed and every warp of the class is done with block j - 1), issues the copies of block j + 1 into the
- * buffer that block j - 1 used, and runs the products of block j if it is in the warp's range. A warp runs
- * its own blocks in the same order either way, so the bits are the same. */
-typedef enum tc_staging_mode { TC_UNSTAGED, TC_STAGED_PER_WARP, TC_STAGED_SHARED } tc_staging_mode;
-
-/* What a block stages: 32 rows of a (and b unless NULL) of one (b, h), from elements a_head and b_head,
- * and unless stats is NULL the (L, D) pairs of those rows from stats row stats_row + the block's first. */
-typedef struct tc_staging {
-  tc_staging_mode mode;
-  const tensor_ref *a, *b, *stats;
-  int a_head, b_head, stats_row;
-} tc_staging;
-
-#define TC_MAX_CARRIED (8 * TC_MAX_HEAD / 8)
-
-typedef struct tc_block_loop {
-  tc_staging_mode mode;
-  int block;                    /* this iteration's block */
-  int area, area_b, area_stats; /* where it is staged (staged modes) */
-  int n, outer_args[TC_MAX_CARRIED], if_results[TC_MAX_CARRIED];
-} tc_block_loop;
-
-static tc_staging_mode tc_staging_mode_of(gen *g, bool staged) {
-  return !staged ? TC_UNSTAGED : g->l->attention_shared_blocks ? TC_STAGED_SHARED : TC_STAGED_PER_WARP;
-}
-
-/* The CTA barrier that opens each tile of a staging template (the previous tile's reads of shared memory,
- * tc_exchange's included, are over), and the first word of the warp's area (per warp) or 0. */
-static int tc_staging_area(gen *g, tc_staging_mode mode) {
-  if (mode == TC_STAGED_SHARED) {
-    need_shared(g, 4 * TC_WARP_WORDS); /* two classes, two buffers each */
-    sync_threads(g);
-    return ci64(g, 0);
-  }
-  return tc_warp_area(g);
-}
-
-static void tc_stage(gen *g, int thread, int64_t threads, const tc_staging *st, int block, int area) {
-  int row0 = mulc(g, block, TC_KEYS);
-  tc_stage_block(g, thread, threads, st->a, add(g, st->a_head, mulc(g, row0, attention_row_stride(st->a))),
-                 dim(st->a, 3), area);
-  if (st->b)
-    tc_stage_block(g, thread, threads, st->b, add(g, st->b_head, mulc(g, row0, attention_row_stride(st->b))),
-                   dim(st->b, 3), addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD)));
-  if (st->stats)
-    tc_stage_stats(g, thread, st->stats, add(g, st->stats_row, row0), addc(g, area, 2 * TC_BLOCK_WORDS(TC_MAX_HEAD)));
-}
-
-static void named_barrier(gen *g, int id, int64_t threads) {
-  ln(g, "nvvm.barrier id = %%v%d number_of_threads = %%v%d", cast(g, "arith.trunci", id, "i64", "i32"),
-     ci32(g, (int32_t)threads));
-}
-
-/* Opens the loop over the warp's blocks lo, lo + 2, ... < hi with `n` f32 values carried (init; the
- * body reads args and closes with tc_blocks_end, after which results hold the last values). The shared
- * mode stages the blocks of the class from the first of lo's parity at or after union_lo up to union_hi
- * (the tile's ranges: every warp of the class must pass the same barriers); `area` is tc_staging_area's. */
-static void tc_blocks_begin(gen *g, tc_block_loop *loop, const tc_rows *w, const tc_staging *st, int area, int lo,
-                            int hi, int union_lo, int union_hi, int n, const int *init, int *args, int *results) {
-  loop->mode = st->mode;
-  loop->n = n;
-  if (st->mode != TC_STAGED_SHARED) {
-    if (st->mode == TC_STAGED_PER_WARP) {
-      loop->area = area;
-      loop->area_b = addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD));
-      loop->area_stats = addc(g, loop->area_b, TC_BLOCK_WORDS(TC_MAX_HEAD));
-    }
-    loop->block = for_begin(g, lo, hi, ci64(g, 2), n, init, f32_types, args, results);
-    if (st->mode == TC_STAGED_PER_WARP) {
-      tc_stage_rows(g, w, st->a, st->b, st->a_head, st->b_head, mulc(g, loop->block, TC_KEYS), loop->area,
-                    loop->area_b);
-      if (st->stats)
-        tc_stage_stats(g, w->lane, st->stats, add(g, st->stats_row, mulc(g, loop->block, TC_KEYS)), loop->area_stats);
-      tc_stage_wait(g);
-    }
-    return;
-  }
-  int klass = remc(g, lo, 2), thread = add(g, mulc(g, w->slot, 32), w->lane);
-  int first = add(g, union_lo, remc(g, add(g, klass, union_lo), 2)); /* the class's first block */
-  int count = divc(g, addc(g, maxi(g, sub(g, union_hi, first), ci64(g, 0)), 1), 2);
-  int base = add(g, area, mulc(g, klass, 2 * TC_WARP_WORDS));
-  when_begin(g, cmpi(g, "sgt", count, ci64(g, 0), "i64"));
-  tc_stage(g, thread, 128, st, first, base);
-  ln(g, "nvvm.cp.async.commit.group");
-  when_end(g);
-  int j = for_begin(g, ci64(g, 0), count, ci64(g, 1), n, init, f32_types, loop->outer_args, results);
-  ln(g, "nvvm.cp.async.wait.group 0");
-  named_barrier(g, addc(g, klass, 1), 128);
-  int next = addc(g, j, 1);
-  when_begin(g, cmpi(g, "slt", next, count, "i64"));
-  tc_stage(g, thread, 128, st, add(g, first, mulc(g, next, 2)), add(g, base, mulc(g, remc(g, next, 2), TC_WARP_WORDS)));
-  ln(g, "nvvm.cp.async.commit.group");
-  when_end(g);
-  loop->block = add(g, first, mulc(g, j, 2));
-  loop->area = add(g, base, mulc(g, remc(g, j, 2), TC_WARP_WORDS));
-  loop->area_b = addc(g, loop->area, TC_BLOCK_WORDS(TC_MAX_HEAD));
-  loop->area_stats = addc(g, loop->area_b, TC_BLOCK_WORDS(TC_MAX_HEAD));
-  int own = op2(g, "arith.andi", cmpi(g, "sge", loop->block, lo, "i64"), cmpi(g, "slt", loop->block, hi, "i64"), "i1");
-  if_begin(g, own, n, f32_types, loop->if_results);
-  memcpy(args, loop->outer_args, sizeof(int) * (size_t)n);
-}
-
-static void tc_blocks_end(gen *g, tc_block_loop *loop, const int *next) {
-  if (loop->mode != TC_STAGED_SHARED) {
-    for_end(g, loop->n, next, f32_types);
-    return;
-  }
-  if_else(g, loop->n, next, f32_types);
-  if_end(g, loop->n, loop->outer_args, f32_types);
-  for_end(g, loop->n, loop->if_results, f32_types);
+    tc_stage_block(g, w, b, add(g, b_head, mulc(g, row0, attention_row_stride(b))), dim(b, 3), area_b);
 }
 
 /* ldmatrix .x4 from a staged block of `width` columns at `area`: lane L, in matrix j = L / 8, addresses
@@ -3861,23 +3734,22 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
   tc_rows w;
   tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
   int k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh), o_head = attention_head(g, o, w.bh);
-  tc_staging st = {tc_staging_mode_of(g, attention_stages(k, v)), k, v, NULL, k_head, v_head, -1};
-  int area = st.mode != TC_UNSTAGED ? tc_staging_area(g, st.mode) : -1;
+  bool staged = attention_stages(k, v);
+  int area = staged ? tc_warp_area(g) : -1, area_b = staged ? addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD)) : -1;
   int qa[TC_MAX_HEAD / 16][4];
   tc_fragments(g, &w, q, attention_head(g, q, w.bh), hd, qa);
   int init[4 + 4 * TC_MAX_HEAD / 8], args[4 + 4 * TC_MAX_HEAD / 8], results[4 + 4 * TC_MAX_HEAD / 8];
   init[0] = init[1] = cf32(g, -INFINITY);
   for (int64_t i = 2; i < n; ++i)
     init[i] = cf32(g, 0.0);
-  tc_block_loop loop;
-  tc_blocks_begin(g, &loop, &w, &st, area, w.parity, tc_key_blocks(g, w.row0, tk, causal), ci64(g, 0),
-                  tc_key_blocks(g, w.tile_last_row0, tk, causal), (int)n, init, args, results);
+  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), (int)n, init, f32_types, args, results);
   {
-    int key0 = mulc(g, loop.block, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8];
-    int pa[TC_KEYS / 16][4];
+    int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8], pa[TC_KEYS / 16][4];
     tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-    if (st.mode != TC_UNSTAGED) {
-      tc_products_staged(g, &w, qa, hd, loop.area, key0, scale, mask, s);
+    if (staged) {
+      tc_stage_rows(g, &w, k, v, k_head, v_head, key0, area, area_b);
+      tc_stage_wait(g);
+      tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
     } else {
       tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
     }
@@ -3887,11 +3759,11 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
     for (int64_t i = 0; i < 4 * vtiles; ++i)
       acc[i] = fmul(g, acc[i], alpha[(i & 2) ? 1 : 0]);
     tc_as_fragments(g, s, pa);
-    if (st.mode != TC_UNSTAGED)
-      tc_accumulate_staged(g, &w, pa, loop.area_b, hdv, acc);
+    if (staged)
+      tc_accumulate_staged(g, &w, pa, area_b, hdv, acc);
     else
       tc_accumulate_rows(g, &w, pa, v, v_head, hdv, key0, acc);
-    tc_blocks_end(g, &loop, next);
+    for_end(g, (int)n, next, f32_types);
   }
   int other[4 + 4 * TC_MAX_HEAD / 8];
   tc_exchange(g, &w, (int)n, results, other);
@@ -3934,25 +3806,26 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   tc_rows w;
   tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
   int k_head = attention_head(g, k, w.bh);
-  tc_staging st = {tc_staging_mode_of(g, attention_stages(k, NULL)), k, NULL, NULL, k_head, -1, -1};
-  int area = st.mode != TC_UNSTAGED ? tc_staging_area(g, st.mode) : -1;
+  bool staged = attention_stages(k, NULL);
+  int area = staged ? tc_warp_area(g) : -1;
   int qa[TC_MAX_HEAD / 16][4];
   tc_fragments(g, &w, q, attention_head(g, q, w.bh), hd, qa);
   int init[4] = {cf32(g, -INFINITY), cf32(g, -INFINITY), cf32(g, 0.0), cf32(g, 0.0)}, args[4], results[4];
-  tc_block_loop loop;
-  tc_blocks_begin(g, &loop, &w, &st, area, w.parity, tc_key_blocks(g, w.row0, tk, causal), ci64(g, 0),
-                  tc_key_blocks(g, w.tile_last_row0, tk, causal), 4, init, args, results);
+  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), 4, init, f32_types, args, results);
   {
     int s[4 * TC_KEYS / 8], alpha[2], next[4];
-    int key0 = mulc(g, loop.block, TC_KEYS);
+    int key0 = mulc(g, kb, TC_KEYS);
     tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-    if (st.mode != TC_UNSTAGED)
-      tc_products_staged(g, &w, qa, hd, loop.area, key0, scale, mask, s);
-    else
+    if (staged) {
+      tc_stage_rows(g, &w, k, NULL, k_head, -1, key0, area, -1);
+      tc_stage_wait(g);
+      tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
+    } else {
       tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
+    }
     memcpy(next, args, sizeof(next));
     tc_softmax_step(g, &next[0], &next[2], alpha, s);
-    tc_blocks_end(g, &loop, next);
+    for_end(g, 4, next, f32_types);
   }
   int other[4];
   tc_exchange(g, &w, 4, results, other);
@@ -3991,9 +3864,14 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
   int64_t query_tiles = bh_count * (tq / TC_TILE_ROWS);
-  tc_staging_mode mode = tc_staging_mode_of(g, attention_grad_stages(io));
+  bool staged = attention_grad_stages(io);
   int vt = tiles_begin(g, query_tiles + bh_count * (tk / TC_TILE_ROWS));
-  int area = mode != TC_UNSTAGED ? tc_staging_area(g, mode) : -1;
+  int area = -1, area_b = -1, area_stats = -1; /* the warp's staged blocks */
+  if (staged) {
+    area = tc_warp_area(g);
+    area_b = addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD));
+    area_stats = addc(g, area_b, TC_BLOCK_WORDS(TC_MAX_HEAD));
+  }
   int zero = cf32(g, 0.0);
   int init[8 * TC_MAX_HEAD / 8], args[8 * TC_MAX_HEAD / 8], results[8 * TC_MAX_HEAD / 8], other[8 * TC_MAX_HEAD / 8];
   when_begin(g, cmpi(g, "slt", vt, ci64(g, query_tiles), "i64"));
@@ -4014,17 +3892,16 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     int n = (int)(4 * hd / 8);
     for (int i = 0; i < n; ++i)
       init[i] = zero;
-    tc_staging st = {mode, k, v, NULL, k_head, v_head, -1};
-    tc_block_loop loop;
-    tc_blocks_begin(g, &loop, &w, &st, area, w.parity, tc_key_blocks(g, w.row0, tk, causal), ci64(g, 0),
-                    tc_key_blocks(g, w.tile_last_row0, tk, causal), n, init, args, results);
+    int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), n, init, f32_types, args, results);
     {
-      int key0 = mulc(g, loop.block, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8], dsa[TC_KEYS / 16][4];
+      int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8], dsa[TC_KEYS / 16][4];
       int next[4 * TC_MAX_HEAD / 8];
       tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-      if (mode != TC_UNSTAGED) {
-        tc_products_staged(g, &w, qa, hd, loop.area, key0, scale, mask, s);
-        tc_products_staged(g, &w, doa, hdv, loop.area_b, key0, -1, TC_MASK_NONE, dp);
+      if (staged) {
+        tc_stage_rows(g, &w, k, v, k_head, v_head, key0, area, area_b);
+        tc_stage_wait(g);
+        tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
+        tc_products_staged(g, &w, doa, hdv, area_b, key0, -1, TC_MASK_NONE, dp);
       } else {
         tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
         tc_products(g, &w, doa, hdv, v, v_head, key0, -1, TC_MASK_NONE, dp);
@@ -4035,11 +3912,11 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
       }
       tc_as_fragments(g, s, dsa);
       memcpy(next, args, sizeof(int) * (size_t)n);
-      if (mode != TC_UNSTAGED)
-        tc_accumulate_staged(g, &w, dsa, loop.area, hd, next);
+      if (staged)
+        tc_accumulate_staged(g, &w, dsa, area, hd, next);
       else
         tc_accumulate_rows(g, &w, dsa, k, k_head, hd, key0, next);
-      tc_blocks_end(g, &loop, next);
+      for_end(g, n, next, f32_types);
     }
     tc_exchange(g, &w, n, results, other);
     when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
@@ -4063,33 +3940,33 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     for (int i = 0; i < n; ++i)
       init[i] = zero;
     int first = causal ? divc(g, w.row0, TC_KEYS) : ci64(g, 0);
-    int tile_first = causal ? divc(g, w.tile_first_row0, TC_KEYS) : ci64(g, 0);
-    tc_staging st = {mode, q, d_o, stats, q_head, o_head, mulc(g, w.bh, tq)};
-    tc_block_loop loop;
-    tc_blocks_begin(g, &loop, &w, &st, area, add(g, first, w.parity), ci64(g, tq / TC_KEYS), tile_first,
-                    ci64(g, tq / TC_KEYS), n, init, args, results);
+    int qb = for_begin(g, add(g, first, w.parity), ci64(g, tq / TC_KEYS), ci64(g, 2), n, init, f32_types, args, results);
     {
-      int query0 = mulc(g, loop.block, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8];
+      int query0 = mulc(g, qb, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8];
       int ka[TC_MAX_HEAD / 16][4], va[TC_MAX_HEAD / 16][4], pa[TC_KEYS / 16][4], dsa[TC_KEYS / 16][4];
       int next[8 * TC_MAX_HEAD / 8];
       tc_mask mask = causal ? TC_MASK_COLUMN_BEFORE_ROW : TC_MASK_NONE;
-      bool staged = mode != TC_UNSTAGED;
+      if (staged) {
+        tc_stage_rows(g, &w, q, d_o, q_head, o_head, query0, area, area_b);
+        tc_stage_stats(g, &w, stats, add(g, mulc(g, w.bh, tq), query0), area_stats);
+        tc_stage_wait(g);
+      }
       tc_fragments(g, &w, k, k_head, hd, ka);
       if (staged)
-        tc_products_staged(g, &w, ka, hd, loop.area, query0, scale, mask, s);
+        tc_products_staged(g, &w, ka, hd, area, query0, scale, mask, s);
       else
         tc_products(g, &w, ka, hd, q, q_head, query0, scale, mask, s);
       tc_fragments(g, &w, v, v_head, hdv, va);
       if (staged)
-        tc_products_staged(g, &w, va, hdv, loop.area_b, query0, -1, TC_MASK_NONE, dp);
+        tc_products_staged(g, &w, va, hdv, area_b, query0, -1, TC_MASK_NONE, dp);
       else
         tc_products(g, &w, va, hdv, d_o, o_head, query0, -1, TC_MASK_NONE, dp);
       for (int nt = 0; nt < TC_KEYS / 8; ++nt)
         for (int e = 0; e < 2; ++e) {
           int local = addc(g, mulc(g, w.c, 2), 8 * nt + e), lse, row_dot;
           if (staged) {
-            lse = shared_load(g, add(g, loop.area_stats, mulc(g, local, 2)));
-            row_dot = shared_load(g, addc(g, add(g, loop.area_stats, mulc(g, local, 2)), 1));
+            lse = shared_load(g, add(g, area_stats, mulc(g, local, 2)));
+            row_dot = shared_load(g, addc(g, add(g, area_stats, mulc(g, local, 2)), 1));
           } else {
             int at = add(g, stats_head, mulc(g, add(g, query0, local), 2));
             lse = load_f32(g, stats, at);
@@ -4105,13 +3982,13 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
       tc_as_fragments(g, dp, dsa);
       memcpy(next, args, sizeof(int) * (size_t)n);
       if (staged) {
-        tc_accumulate_staged(g, &w, dsa, loop.area, hd, next);
-        tc_accumulate_staged(g, &w, pa, loop.area_b, hdv, next + n_dk);
+        tc_accumulate_staged(g, &w, dsa, area, hd, next);
+        tc_accumulate_staged(g, &w, pa, area_b, hdv, next + n_dk);
       } else {
         tc_accumulate_rows(g, &w, dsa, q, q_head, hd, query0, next);
         tc_accumulate_rows(g, &w, pa, d_o, o_head, hdv, query0, next + n_dk);
       }
-      tc_blocks_end(g, &loop, next);
+      for_end(g, n, next, f32_types);
     }
     tc_exchange(g, &w, n, results, other);
     when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
@@ -5313,7 +5190,6 @@ typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
   bool vector_maps;
-  bool attention_shared_blocks;
 } lower_tasks_options;
 
 static const latch_pass_option lower_tasks_option_table[] = {
@@ -5330,11 +5206,6 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
      "elements per vector access (the same bits; 1.3-1.6% faster TinyMoE updates on the H200)",
      offsetof(lower_tasks_options, vector_maps)},
-    {"attention-shared-blocks", LATCH_OPTION_BOOL, "false",
-     "the staged tensor-core attention templates stage each block of the other side once per CTA for the "
-     "four warps that read it, two blocks deep (the next block's copies run under this block's products), "
-     "instead of once per warp and one deep (the same bits)",
-     offsetof(lower_tasks_options, attention_shared_blocks)},
 };
 
 static MlirLogicalResult run(MlirOperation module, const void *options) {
@@ -5343,7 +5214,6 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
-  l.attention_shared_blocks = ((const lower_tasks_options *)options)->attention_shared_blocks;
   l.context = mlirOperationGetContext(module);
   l.module = module;
   bool binds_ready = latch_ptrmap_initialize(&l.binds);

@@ -72,15 +72,8 @@ PIPELINES = {
     # where tensors are aligned.
     "forward-scalar": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                       "latch-verify-arena,latch-lower-tasks{vector-maps=false},latch-lower-intervals{staged=true})",
-    # forward and train with latch-lower-tasks{attention-shared-blocks=true}: the staged attention blocks
-    # copied once per class of four warps, two deep (docs/device-abi.md "Attention on tensor cores").
-    "forward-shared": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
-                      "latch-verify-arena,latch-lower-tasks{attention-shared-blocks=true},latch-lower-intervals{staged=true})",
-    "train-shared": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
-                    "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
-                    "latch-lower-tasks{attention-shared-blocks=true},latch-lower-intervals{staged=true})",
 }
-TRAIN_PIPELINES = ("train", "train-table", "train-shared")  # latch-train first: the entry is its @f_update
+TRAIN_PIPELINES = ("train", "train-table")  # latch-train first: the entry is its @f_update
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at
 # full size would take hours in fp64 and its references would not fit the bundle; its gradients are
 # checked against PyTorch fp64 on the GPU machine instead).
