@@ -230,8 +230,8 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   /* flops per ns of one CTA: 128 x 128 tiles on tensor cores, the same tiles in fp32 (a router weight
    * gradient tile, 128 x 128 x 128 in fp32, took 51 us), the grouped weight gradient on tensor cores (its
    * tiles of TinyMoE 2x1024, 512 rows on average, took 33-41 us on the H200, 2026-12-03, where
-   * TENSOR_CORE_RATE says 13: rated so, they came after the product's 23 us tiles and ended the
-   * interval), attention on tensor cores; bytes per ns */
+   * TENSOR_CORE_RATE would say 13 us: rated so, they came after the product's 23 us tiles and ended
+   * their intervals), attention on tensor cores; bytes per ns */
   enum { TENSOR_CORE_RATE = 1300, WEIGHT_GRAD_RATE = 430, FP32_RATE = 82, ATTENTION_RATE = 400, BYTES_PER_NS = 15 };
   double tiles = (double)latch_task_tile_count(task);
   if (mlirOperationGetNumResults(task) == 0 || latch_reshape_is_view(task))
@@ -256,7 +256,7 @@ double latch_task_tile_cost_ns(MlirOperation task) {
     return tile_flops * (double)dim_from_end(a, 0) / rate;
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: /* x [R, K], dw [G, K, N]: a group's rows */
     return tile_flops * (double)rows(a) / (double)mlirShapedTypeGetDimSize(out, 0) /
-           (rate == TENSOR_CORE_RATE ? WEIGHT_GRAD_RATE : rate);
+           (bf16_operands(task) ? WEIGHT_GRAD_RATE : FP32_RATE);
   case LATCH_OP_TASK_ATTENTION:
   case LATCH_OP_TASK_ATTENTION_STATS:
   case LATCH_OP_TASK_ATTENTION_GRAD:
