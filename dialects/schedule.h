@@ -110,9 +110,9 @@ int64_t latch_task_tile_count(MlirOperation task);
 /* A rough time in nanoseconds of one tile of `task` on a CTA of the persistent kernel (two per SM), from
  * rates measured on the H200 (per-tile traces, 2026-12-01): 128 x 128 product tiles at 1.3 TFLOP/s per
  * CTA on tensor cores (k = 2048: 53 us) and 82 GFLOP/s in fp32 (k = 128: 51 us), whatever share of the
- * tile's columns is used; the grouped weight gradient's tiles at 0.43 TFLOP/s (2026-12-03); attention at 0.4 TFLOP/s (a 64-row tile of the T = 1024 gradient, 43 us); every
- * other task moves its operands' and results' bytes at 15 GB/s (an AdamW tile of 8192 elements, 229 KB,
- * 17 us). Only a ranking: latch-fuse-phases{order} starts an interval's heaviest tiles first. */
+ * tile's columns is used; the grouped weight gradient's tiles at 0.43 TFLOP/s (2026-12-03); attention at
+ * 0.4 TFLOP/s (a 64-row tile of the T = 1024 gradient, 43 us); every other task moves its operands' and
+ * results' bytes at 15 GB/s (an AdamW tile of 8192 elements, 229 KB, 17 us). Only a ranking: latch-fuse-phases{order} starts an interval's heaviest tiles first. */
 double latch_task_tile_cost_ns(MlirOperation task);
 
 /* A task.reshape is a view when its input is the result of a task that the arena holds (any task but
