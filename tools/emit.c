@@ -21,6 +21,7 @@
 #include "mlir-c/Target/LLVMIR.h"
 
 #include "../dialects/ops.h"
+#include "emit_parts.h"
 
 const char latch_emit_lowering_pipeline[] =
     "builtin.module(gpu.module(convert-scf-to-cf, convert-gpu-to-nvvm, convert-nvvm-to-llvm, "
@@ -206,21 +207,24 @@ static bool lower(emitter *e, MlirOperation gpu_module) {
   return true;
 }
 
+/* A target machine for sm_90a; one per thread that optimises or assembles (emit_parts.c). */
+static LLVMTargetMachineRef new_machine(void) {
+  LLVMTargetRef target;
+  char *message = NULL;
+  if (LLVMGetTargetFromTriple(LATCH_EMIT_TRIPLE, &target, &message)) {
+    LLVMDisposeMessage(message);
+    return NULL;
+  }
+  return LLVMCreateTargetMachine(target, LATCH_EMIT_TRIPLE, LATCH_EMIT_CHIP, LATCH_EMIT_FEATURES,
+                                 LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
+}
+
 static bool create_machine(emitter *e) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
-  LLVMTargetRef target;
-  char *message = NULL;
-  if (LLVMGetTargetFromTriple(LATCH_EMIT_TRIPLE, &target, &message)) {
-    fail(&e->failure, NULL, e->loc, "LLVM has no target " LATCH_EMIT_TRIPLE ": %s",
-         message ? message : "unknown error");
-    LLVMDisposeMessage(message);
-    return false;
-  }
-  e->machine = LLVMCreateTargetMachine(target, LATCH_EMIT_TRIPLE, LATCH_EMIT_CHIP, LATCH_EMIT_FEATURES,
-                                       LLVMCodeGenLevelAggressive, LLVMRelocDefault, LLVMCodeModelDefault);
+  e->machine = new_machine();
   if (!e->machine)
     return fail(&e->failure, NULL, e->loc,
                 "cannot create an LLVM target machine for " LATCH_EMIT_TRIPLE " " LATCH_EMIT_CHIP);
@@ -228,8 +232,8 @@ static bool create_machine(emitter *e) {
   return true;
 }
 
-/* Translation, libdevice, internalisation and O3. */
-static bool translate_and_optimise(emitter *e) {
+/* Translation, libdevice and internalisation. */
+static bool translate(emitter *e) {
   e->llvm_context = LLVMContextCreate();
   LLVMContextSetDiagnosticHandler(e->llvm_context, capture_llvm_diagnostic, &e->errors);
   MlirOperation lowered = mlirBlockGetFirstOperation(mlirModuleGetBody(e->scratch));
@@ -256,19 +260,36 @@ static bool translate_and_optimise(emitter *e) {
     return result;
   }
   LLVMDisposeMessage(message);
+  return true;
+}
+
+static bool run_passes(emitter *e, const char *pipeline, const char *what) {
   LLVMPassBuilderOptionsRef options = LLVMCreatePassBuilderOptions();
-  LLVMErrorRef error = LLVMRunPasses(e->llvm_module, "default<O3>", e->machine, options);
+  LLVMErrorRef error = LLVMRunPasses(e->llvm_module, pipeline, e->machine, options);
   LLVMDisposePassBuilderOptions(options);
   if (error) {
     char *text = LLVMGetErrorMessage(error);
-    fail(&e->failure, NULL, e->loc, "LLVM's O3 pipeline failed: %s", text);
+    fail(&e->failure, NULL, e->loc, "LLVM's %s failed: %s", what, text);
     LLVMDisposeErrorMessage(text);
     return false;
   }
   return true;
 }
 
-static bool write_code(emitter *e, latch_emit_format format, latch_emit_output *out) {
+/* O3 and the code: the module whole (LLVM IR, or PTX in one part), or PTX in `parts` parts at once. */
+static bool optimise_and_write(emitter *e, latch_emit_format format, unsigned parts, latch_emit_output *out) {
+  if (format == LATCH_EMIT_PTX && parts > 1) {
+    /* Unused libdevice goes first, so that no part reads it. */
+    if (!run_passes(e, "globaldce", "global dead code elimination"))
+      return false;
+    char error[1024];
+    if (!latch_emit_parts_ptx(e->llvm_module, parts, new_machine, &out->code, &out->code_length, error,
+                              sizeof(error)))
+      return fail(&e->failure, NULL, e->loc, "emitting PTX in %u parts failed: %s", parts, error);
+    return true;
+  }
+  if (!run_passes(e, "default<O3>", "O3 pipeline"))
+    return false;
   if (format == LATCH_EMIT_LLVM) {
     char *text = LLVMPrintModuleToString(e->llvm_module);
     out->code_length = strlen(text);
@@ -296,7 +317,7 @@ static double now_seconds(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-bool latch_emit(MlirOperation module, latch_emit_format format, latch_emit_output *out_output) {
+bool latch_emit(MlirOperation module, latch_emit_format format, unsigned parts, latch_emit_output *out_output) {
   memset(out_output, 0, sizeof(*out_output));
   MlirOperation gpu_module = find_gpu_module(module);
   if (mlirOperationIsNull(gpu_module)) {
@@ -319,12 +340,12 @@ bool latch_emit(MlirOperation module, latch_emit_format format, latch_emit_outpu
     double t0 = now_seconds();
     ok = lower(&e, gpu_module);
     double t1 = now_seconds();
-    ok = ok && create_machine(&e) && translate_and_optimise(&e);
+    ok = ok && create_machine(&e) && translate(&e);
     double t2 = now_seconds();
-    ok = ok && write_code(&e, format, out_output);
+    ok = ok && optimise_and_write(&e, format, parts, out_output);
     out_output->lower_seconds = t1 - t0;
-    out_output->optimise_seconds = t2 - t1;
-    out_output->codegen_seconds = now_seconds() - t2;
+    out_output->translate_seconds = t2 - t1;
+    out_output->llvm_seconds = now_seconds() - t2;
     mlirContextDetachDiagnosticHandler(e.context, handler);
   }
   if (ok) {

@@ -30,18 +30,19 @@ typedef struct latch_emit_output {
   size_t code_length;
   char *manifest; /* the latch.manifest attribute (JSON), NUL-terminated; malloc'd */
   size_t manifest_length;
-  /* Wall seconds of the phases: lowering to the LLVM dialect, translation + libdevice + O3, code
-   * generation (NVPTX, or printing the LLVM IR). */
-  double lower_seconds, optimise_seconds, codegen_seconds;
+  /* Wall seconds of the phases: lowering to the LLVM dialect; translation to LLVM IR with libdevice;
+   * LLVM's O3 and the code (NVPTX, or printing the LLVM IR), all parts together. */
+  double lower_seconds, translate_seconds, llvm_seconds;
 } latch_emit_output;
 
 /* Emits the gpu.module @latch found at the top level of `module` (left unchanged: a copy is lowered).
  * The upstream passes must be registered (mlirRegisterAllPasses) and the context must have the LLVM IR
- * translations (latch_context_create does). On failure reports exactly one error through the context's
+ * translations (latch_context_create does). PTX is optimised and assembled in `parts` parts at once
+ * (emit_parts.h) when `parts` is 2 or more; LLVM IR always as one module. On failure reports exactly one error through the context's
  * diagnostics (at the gpu.module, or at the op an upstream pass failed on) and returns false with
  * `out_output` empty. On success the caller owns `out_output` and frees it with
  * latch_emit_output_deinitialize. */
-bool latch_emit(MlirOperation module, latch_emit_format format, latch_emit_output *out_output);
+bool latch_emit(MlirOperation module, latch_emit_format format, unsigned parts, latch_emit_output *out_output);
 void latch_emit_output_deinitialize(latch_emit_output *output);
 
 #endif

@@ -15,6 +15,7 @@
 #include "../support/diagnostics.h"
 #include "../support/source.h"
 #include "emit.h"
+#include "emit_parts.h"
 
 static const char usage[] =
     "usage: latch-opt [options] [INPUT.mlir | -]\n"
@@ -28,10 +29,13 @@ static const char usage[] =
     "  --list-passes                          list Latch passes, named pipelines and upstream passes\n"
     "  --stats=FILE.json                      time each top-level pipeline element and write the counts of\n"
     "                                         the result (tasks, intervals, arena bytes and lower bound); with\n"
-    "                                         --emit also the times of lowering, LLVM's O3 and code generation\n"
+    "                                         --emit also the times of lowering, translation and LLVM (O3 and\n"
+    "                                         code generation) and the number of parts\n"
     "  --emit=ptx|llvm                        after the pipeline, lower gpu.module @latch and write PTX (sm_90a)\n"
     "                                         or optimised LLVM IR to the -o FILE, and its manifest to\n"
     "                                         FILE.manifest.json (docs/device-abi.md)\n"
+    "  --emit-parts=N                         optimise and assemble PTX in N parts at once, one thread each\n"
+    "                                         (1 to 16, default 2; the PTX depends on N, not on the machine)\n"
     "  --help                                 show this text\n";
 
 typedef struct options {
@@ -45,6 +49,7 @@ typedef struct options {
   const char *stats; /* --stats=FILE.json, or NULL */
   bool emit;         /* --emit=ptx|llvm */
   latch_emit_format emit_format;
+  unsigned emit_parts; /* --emit-parts=N */
 } options;
 
 /* What --stats records: each top-level pipeline element with its wall time. */
@@ -102,7 +107,8 @@ static int list_passes(MlirContext context) {
 
 /* Returns 0 when the options parse, 1 (after one `error:` line) when they do not, 2 for --help. */
 static int parse_arguments(int argc, char **argv, options *out) {
-  *out = (options){.input = NULL, .output = NULL, .pipeline = NULL, .verify_each = true};
+  *out = (options){.input = NULL, .output = NULL, .pipeline = NULL, .verify_each = true,
+                   .emit_parts = LATCH_EMIT_DEFAULT_PARTS};
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -138,6 +144,15 @@ static int parse_arguments(int argc, char **argv, options *out) {
       }
       out->emit = true;
       out->emit_format = arg[7] == 'p' ? LATCH_EMIT_PTX : LATCH_EMIT_LLVM;
+    } else if (strncmp(arg, "--emit-parts=", 13) == 0) {
+      char *end;
+      unsigned long parts = strtoul(arg + 13, &end, 10);
+      if (arg[13] < '0' || arg[13] > '9' || *end != '\0' || parts < 1 || parts > LATCH_EMIT_MAX_PARTS) {
+        fprintf(stderr, "latch-opt: error: --emit-parts takes a number from 1 to %d, not '%s'\n", LATCH_EMIT_MAX_PARTS,
+                arg + 13);
+        return 1;
+      }
+      out->emit_parts = (unsigned)parts;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       fprintf(stderr, "latch-opt: error: unknown option '%s' (see --help)\n", arg);
       return 1;
@@ -244,8 +259,9 @@ static MlirWalkResult count_op(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
-/* `emit_seconds`: the three phases of --emit (lowering, optimisation, code generation), or NULL. */
-static bool write_stats(const char *path, const pipeline_stats *stats, MlirOperation top, const double *emit_seconds) {
+/* `emit_seconds`: the three phases of --emit (lowering, translation, LLVM), or NULL; `emit_parts`: its parts. */
+static bool write_stats(const char *path, const pipeline_stats *stats, MlirOperation top, const double *emit_seconds,
+                        unsigned emit_parts) {
   module_counts counts = {0, 0, 0, 0};
   mlirOperationWalk(top, count_op, &counts, MlirWalkPreOrder);
   FILE *file = fopen(path, "w");
@@ -267,8 +283,8 @@ static bool write_stats(const char *path, const pipeline_stats *stats, MlirOpera
   fprintf(file, "], \"tasks\": %lld, \"intervals\": %lld, \"arena_bytes\": %lld, \"arena_lower_bound_bytes\": %lld",
           counts.tasks, counts.intervals, counts.arena_bytes, counts.arena_lower_bound_bytes);
   if (emit_seconds)
-    fprintf(file, ", \"emit\": {\"lower_ms\": %.3f, \"optimise_ms\": %.3f, \"codegen_ms\": %.3f}",
-            1e3 * emit_seconds[0], 1e3 * emit_seconds[1], 1e3 * emit_seconds[2]);
+    fprintf(file, ", \"emit\": {\"lower_ms\": %.3f, \"translate_ms\": %.3f, \"llvm_ms\": %.3f, \"parts\": %u}",
+            1e3 * emit_seconds[0], 1e3 * emit_seconds[1], 1e3 * emit_seconds[2], emit_parts);
   fputs("}\n", file);
   bool ok = !ferror(file);
   if (fclose(file) != 0)
@@ -282,11 +298,11 @@ static bool write_stats(const char *path, const pipeline_stats *stats, MlirOpera
  * Errors in the IR are reported through the diagnostics. */
 static bool emit(const options *opts, MlirOperation top, FILE *output, double *out_seconds) {
   latch_emit_output result;
-  if (!latch_emit(top, opts->emit_format, &result))
+  if (!latch_emit(top, opts->emit_format, opts->emit_parts, &result))
     return false;
   out_seconds[0] = result.lower_seconds;
-  out_seconds[1] = result.optimise_seconds;
-  out_seconds[2] = result.codegen_seconds;
+  out_seconds[1] = result.translate_seconds;
+  out_seconds[2] = result.llvm_seconds;
   fwrite(result.code, 1, result.code_length, output);
   char path[4096];
   bool ok = snprintf(path, sizeof(path), "%s.manifest.json", opts->output) < (int)sizeof(path);
@@ -329,7 +345,8 @@ static bool process(MlirContext context, const options *opts, MlirOpPrintingFlag
     if (ok && opts->emit)
       ok = emit(opts, top, output, emit_seconds);
     if (ok && opts->stats)
-      ok = write_stats(opts->stats, &stats, top, opts->emit ? emit_seconds : NULL);
+      ok = write_stats(opts->stats, &stats, top, opts->emit ? emit_seconds : NULL,
+                       opts->emit_format == LATCH_EMIT_PTX ? opts->emit_parts : 1);
     if (ok && !opts->emit) {
       mlirOperationPrintWithFlags(top, flags, latch_print_to_file, output);
       fputc('\n', output);
