@@ -5051,7 +5051,9 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   for (int r = 0; r < io.out_count; ++r)
     prepare(&g, &io.out[r]);
   generate_body(&g, &io, op, kind);
-  latch_text_put(&key, "(%%tile: i32");
+  /* The tile's range on the body itself: LLVM folds the body's bounds checks with it whether or not it
+   * sees the callers (latch-opt --emit-parts compiles them in other parts). */
+  latch_text_put(&key, "(%%tile: i32 {llvm.range = #llvm.constant_range<i32, 0, %lld>}", (long long)tiles);
   for (int k = 0; k < g.param_count; ++k)
     latch_text_put(&key, ", %%v%d: !llvm.ptr<1>", g.params[k].id);
   latch_text_put(&key, ") attributes {passthrough = [\"noinline\"]} {\n%.*s%.*s    return\n  }\n", (int)g.entry.length, g.entry.data ? g.entry.data : "",

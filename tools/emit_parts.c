@@ -600,81 +600,122 @@ static void declared_name(const char *start, const char *end, bool *is_function,
   name[n] = '\0';
 }
 
-/* Joins the parts' PTX: part 0's header, then every part's text, each `.extern` statement for a symbol
- * that a part defines dropped (defined above) or turned into a forward declaration (defined below); other
- * `.extern` statements (the dynamic shared memory) once. */
-static bool join(const plan *p, part_job *jobs, text *out, char *error, size_t error_size) {
-  bool *forward_declared = calloc(p->count ? p->count : 1, 1);
-  const char **externs = NULL;
-  size_t *extern_lengths = NULL, extern_count = 0;
-  bool ok = forward_declared != NULL;
-  for (unsigned k = 0; ok && k < p->parts; k++) {
-    const char *s = jobs[k].ptx, *end = jobs[k].ptx + jobs[k].ptx_length;
-    if (k > 0) { /* the header is part 0's */
-      const char *header = strstr(s, "\n.address_size");
-      const char *after = header ? strchr(header + 1, '\n') : NULL;
-      if (!after) {
-        snprintf(error, error_size, "part %u's PTX has no .address_size line", k);
-        ok = false;
-        break;
-      }
-      s = after + 1;
+/* The joined text's state: `.extern` statements written once, forward declarations written. */
+typedef struct joiner {
+  const plan *plan;
+  text *out;
+  bool *forward_declared; /* [symbol] */
+  const char **externs;   /* the `.extern` statements of symbols that no part defines, written once */
+  size_t *extern_lengths, extern_count;
+  char *error;
+  size_t error_size;
+} joiner;
+
+/* Where the join writes a symbol's definition: variables in part 0's preamble (position 0) or in their
+ * part's text (its index); functions in their part's text, or, part 0's, after every other part. */
+static unsigned definition_position(const plan *p, const symbol *s, bool is_function) {
+  unsigned part = s->is_kernel ? 0 : (unsigned)s->owner;
+  return part == 0 && is_function ? p->parts : part;
+}
+
+static bool write_once(joiner *j, const char *s, size_t length) {
+  for (size_t e = 0; e < j->extern_count; e++)
+    if (j->extern_lengths[e] == length && memcmp(j->externs[e], s, length) == 0)
+      return true;
+  const char **externs = realloc(j->externs, (j->extern_count + 1) * sizeof(*externs));
+  if (externs)
+    j->externs = externs;
+  size_t *lengths = externs ? realloc(j->extern_lengths, (j->extern_count + 1) * sizeof(size_t)) : NULL;
+  if (!lengths)
+    return false;
+  j->extern_lengths = lengths;
+  j->externs[j->extern_count] = s;
+  j->extern_lengths[j->extern_count++] = length;
+  return append(j->out, s, length);
+}
+
+/* Writes [s, end), a segment at `position` in the joined text, with its `.extern` statements resolved:
+ * one for a symbol defined earlier goes, one for a function defined later becomes a forward declaration
+ * (once), one for a symbol no part defines is written once. */
+static bool write_segment(joiner *j, const char *s, const char *end, unsigned position) {
+  while (s < end) {
+    const char *line_end = memchr(s, '\n', (size_t)(end - s));
+    line_end = line_end ? line_end + 1 : end;
+    if (strncmp(s, ".extern ", 8) != 0) {
+      if (!append(j->out, s, (size_t)(line_end - s)))
+        return false;
+      s = line_end;
+      continue;
     }
-    while (ok && s < end) {
-      const char *line_end = memchr(s, '\n', (size_t)(end - s));
-      line_end = line_end ? line_end + 1 : end;
-      if (strncmp(s, ".extern ", 8) != 0) {
-        ok = append(out, s, (size_t)(line_end - s));
-        s = line_end;
-        continue;
+    const char *semicolon = memchr(s, ';', (size_t)(end - s));
+    const char *statement_end = semicolon ? semicolon + 1 : line_end;
+    if (statement_end < end && *statement_end == '\n')
+      statement_end++;
+    bool is_function;
+    char name[256];
+    declared_name(s, statement_end, &is_function, name, sizeof(name));
+    int i = find_by_name(j->plan, name);
+    const symbol *sym = i >= 0 && j->plan->symbols[i].exported ? &j->plan->symbols[i] : NULL;
+    if (!sym) {
+      if (!write_once(j, s, (size_t)(statement_end - s)))
+        return false;
+    } else if (definition_position(j->plan, sym, is_function) > position) {
+      if (!is_function) {
+        snprintf(j->error, j->error_size, "'%s' would be used before its definition in the joined PTX", name);
+        return false;
       }
-      const char *semicolon = memchr(s, ';', (size_t)(end - s));
-      const char *statement_end = semicolon ? semicolon + 1 : line_end;
-      if (statement_end < end && *statement_end == '\n')
-        statement_end++;
-      bool is_function;
-      char name[256];
-      declared_name(s, statement_end, &is_function, name, sizeof(name));
-      int i = find_by_name(p, name);
-      const symbol *sym = i >= 0 ? &p->symbols[i] : NULL;
-      int definer = -1; /* the part that defines the symbol */
-      if (sym && sym->exported)
-        definer = sym->is_kernel ? 0 : sym->owner;
-      if (definer < 0) { /* defined nowhere here: once */
-        bool seen = false;
-        for (size_t e = 0; e < extern_count && !seen; e++)
-          seen = extern_lengths[e] == (size_t)(statement_end - s) && memcmp(externs[e], s, extern_lengths[e]) == 0;
-        if (!seen) {
-          const char **grown = realloc(externs, (extern_count + 1) * sizeof(*externs));
-          size_t *grown_lengths = grown ? realloc(extern_lengths, (extern_count + 1) * sizeof(size_t)) : NULL;
-          if (grown)
-            externs = grown;
-          if (grown_lengths)
-            extern_lengths = grown_lengths;
-          ok = grown && grown_lengths;
-          if (ok) {
-            externs[extern_count] = s;
-            extern_lengths[extern_count++] = (size_t)(statement_end - s);
-            ok = append(out, s, (size_t)(statement_end - s));
-          }
-        }
-      } else if (definer > (int)k) {
-        if (!is_function) {
-          snprintf(error, error_size, "'%s' is used in part %u before part %d defines it", name, k, definer);
-          ok = false;
-        } else if (!forward_declared[i]) {
-          forward_declared[i] = true;
-          ok = append(out, ".visible", 8) && append(out, s + 7, (size_t)(statement_end - s - 7));
-        }
+      if (!j->forward_declared[i]) {
+        j->forward_declared[i] = true;
+        if (!append(j->out, ".visible", 8) || !append(j->out, s + 7, (size_t)(statement_end - s - 7)))
+          return false;
       }
-      s = statement_end;
     }
+    s = statement_end;
   }
+  return true;
+}
+
+/* The first function definition (not a forward declaration) in `s`, or `end`. */
+static const char *first_definition(const char *s, const char *end) {
+  while (s < end) {
+    const char *line_end = memchr(s, '\n', (size_t)(end - s));
+    line_end = line_end ? line_end + 1 : end;
+    if (strncmp(s, ".func", 5) == 0 || strncmp(s, ".visible .func", 14) == 0 || strncmp(s, ".entry", 6) == 0 ||
+        strncmp(s, ".visible .entry", 15) == 0 || strncmp(s, ".weak .func", 11) == 0) {
+      const char *brace = strstr(s, "\n{"), *semicolon = strchr(s, ';');
+      if (brace && brace < end && (!semicolon || brace < semicolon))
+        return s;
+    }
+    s = line_end;
+  }
+  return end;
+}
+
+/* Joins the parts' PTX in the order one module would have: part 0's preamble (header, globals,
+ * declarations), the other parts' texts (their headers dropped), then part 0's functions, the kernels
+ * last. */
+static bool join(const plan *p, part_job *jobs, text *out, char *error, size_t error_size) {
+  joiner j = {.plan = p, .out = out, .error = error, .error_size = error_size};
+  j.forward_declared = calloc(p->count ? p->count : 1, 1);
+  const char *start = jobs[0].ptx, *end = jobs[0].ptx + jobs[0].ptx_length;
+  const char *functions = first_definition(start, end);
+  bool ok = j.forward_declared && write_segment(&j, start, functions, 0);
+  for (unsigned k = 1; ok && k < p->parts; k++) {
+    const char *header = strstr(jobs[k].ptx, "\n.address_size");
+    const char *after = header ? strchr(header + 1, '\n') : NULL;
+    if (!after) {
+      snprintf(error, error_size, "part %u's PTX has no .address_size line", k);
+      ok = false;
+      break;
+    }
+    ok = write_segment(&j, after + 1, jobs[k].ptx + jobs[k].ptx_length, k);
+  }
+  ok = ok && write_segment(&j, functions, end, p->parts);
   if (!ok && error[0] == '\0')
     snprintf(error, error_size, "out of memory");
-  free(forward_declared);
-  free(externs);
-  free(extern_lengths);
+  free(j.forward_declared);
+  free(j.externs);
+  free(j.extern_lengths);
   return ok;
 }
 

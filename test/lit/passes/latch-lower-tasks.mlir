@@ -13,11 +13,11 @@
 // form, a thread per output element (k = 24 < 32) over the flat [3, 40, 16] output, 2048 elements per
 // tile (one tile); bf16 inputs extend to f32, the sum runs in f32 over increasing k (b[batch, col, k] for
 // transpose_b), the result rounds to bf16.
-// The tile body takes the tensors' base pointers as arguments (tasks at other places share it); the
-// task's own function computes them: program argument k at args[3 + k], the result at args[0] + its arena
+// The tile body takes the tile, with its range [0, tiles) for LLVM, and the tensors' base pointers as
+// arguments (tasks at other places share it); the task's own function computes them: program argument k at args[3 + k], the result at args[0] + its arena
 // offset.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(%[[TILE:.*]]: i32, %[[A:.*]]: !llvm.ptr<1>, %[[B:.*]]: !llvm.ptr<1>, %[[C:.*]]: !llvm.ptr<1>) attributes {passthrough = ["noinline"]}
+// CHECK: func.func @task_body_0(%[[TILE:[^:]*]]: i32 {llvm.range = #llvm.constant_range<i32, 0, 1>}, %[[A:.*]]: !llvm.ptr<1>, %[[B:.*]]: !llvm.ptr<1>, %[[C:.*]]: !llvm.ptr<1>) attributes {passthrough = ["noinline"]}
 // CHECK: %[[TID32:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[NTID32:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
 // CHECK: %[[TID:.*]] = arith.extui %[[TID32]] : i32 to i64
@@ -406,7 +406,7 @@ func.func @softmax(%x: tensor<3x5x11xf32>) -> tensor<3x5x11xf32> {
 // stores the mean and resets the counter. The two scratch globals are zero-initialised in gpu.module.
 // The scratch globals reach the tile body as its last two arguments.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
+// CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: %[[TID:.*]] = arith.extui %{{.*}} : i32 to i64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c9_i64 step %c9_i64 : i64 {
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32_i64 : i64
@@ -789,7 +789,7 @@ func.func @by_vectors(%x: tensor<4x8xf32>, %t: tensor<5x16xbf16>, %idx: tensor<3
 // task.adamw: bias corrections in f64 from the i32 step; p', m', v' are stored over p, m, v: the results'
 // pointers come from args[3 + 0], args[3 + 2] and args[3 + 3] again.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[P:.*]]: !llvm.ptr<1>, %[[M:.*]]: !llvm.ptr<1>, %[[V:.*]]: !llvm.ptr<1>)
+// CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[P:.*]]: !llvm.ptr<1>, %[[M:.*]]: !llvm.ptr<1>, %[[V:.*]]: !llvm.ptr<1>)
 // CHECK: arith.sitofp %{{.*}} : i32 to f64
 // CHECK: math.powf %{{.*}}, %{{.*}} : f64
 // CHECK: math.powf %{{.*}}, %{{.*}} : f64
@@ -840,7 +840,7 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // (task scratch: @latch_task0_partials, 3 x 16), fenced (release); thread 0 counts the chunk in; the last
 // of the 3 fences (acquire), adds the parts in chunk order into dw and resets the counter.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(%{{.*}}: i32, {{(%[^:]*: !llvm.ptr<1>, )+}}%[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
+// CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, {{(%[^:]*: !llvm.ptr<1>, )+}}%[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c78_i64 step %c78_i64 : i64 {
 // CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c75_i64 : i64
 // CHECK: scf.if %[[ROWS]] {
@@ -1228,7 +1228,7 @@ func.func @attention_grad_tc_bf16_do(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x
 // 256 floats, written at the end of the pass) in the threads' own layout, fenced (release); the slice
 // that arrives last at the tile's counter adds the 16 slices in order and stores the result.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[POOL:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
+// CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[POOL:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c16_i64 step %c16_i64 : i64 {
 // CHECK: arith.muli %{{.*}}, %c512_i64 : i64
 // CHECK: nvvm.wgmma.mma_async
