@@ -29,6 +29,7 @@
 
 #include "../dialects/ops.h"
 #include "../dialects/schedule.h"
+#include "../support/ptrmap.h"
 #include "../support/textbuf.h"
 #include "pass.h"
 
@@ -134,6 +135,12 @@ typedef struct lowerer {
   MlirOperation program, gpu_module;
   latch_schedule schedule;
   bool schedule_ready;
+  /* The schedule's arena.bind ops (their indices) and, for each bound value, its first one's index plus
+   * one: the manifest asks for the arena offset of every result and probe (a search per question was
+   * cubic in the program's size). */
+  size_t *binds, bind_count;
+  latch_ptrmap bind_of;
+  bool bind_of_ready;
   lowered_task *tasks;
   size_t task_count;
   MlirOperation *markers; /* the interval.interval op of each interval */
@@ -229,6 +236,22 @@ static bool read_program(lowerer *l) {
   }
   l->schedule_ready = true;
   latch_schedule *s = &l->schedule;
+  l->bind_of_ready = latch_ptrmap_initialize(&l->bind_of);
+  l->binds = calloc(s->count + 1, sizeof(*l->binds));
+  if (!l->bind_of_ready || !l->binds) {
+    report(l, l->program, "out of memory");
+    return false;
+  }
+  for (size_t i = 0; i < s->count; ++i) {
+    if (latch_op_kind_of(s->ops[i]) != LATCH_OP_ARENA_BIND)
+      continue;
+    l->binds[l->bind_count++] = i;
+    MlirValue value = latch_bind_value(s->ops[i]);
+    if (!latch_ptrmap_get(&l->bind_of, value.ptr) && !latch_ptrmap_put(&l->bind_of, value.ptr, (void *)(uintptr_t)(i + 1))) {
+      report(l, l->program, "out of memory");
+      return false;
+    }
+  }
   l->interval_count = s->interval_count;
   l->tasks = calloc(s->count + 1, sizeof(*l->tasks));
   l->markers = calloc((size_t)s->interval_count + 1, sizeof(*l->markers));
@@ -1367,16 +1390,14 @@ static void put_arg(lowerer *l, latch_text *t, MlirBlock body, intptr_t k) {
 
 /* The byte offset in the arena of `value` (slot offset + bind offset), or -1 when it is not bound. */
 static int64_t arena_offset(const lowerer *l, MlirValue value) {
-  for (size_t i = 0; i < l->schedule.count; ++i) {
-    MlirOperation op = l->schedule.ops[i];
-    if (latch_op_kind_of(op) != LATCH_OP_ARENA_BIND || !mlirValueEqual(latch_bind_value(op), value))
-      continue;
-    MlirValue slot = latch_bind_slot(op);
-    if (!mlirValueIsAOpResult(slot) || latch_op_kind_of(mlirOpResultGetOwner(slot)) != LATCH_OP_ARENA_SLOT)
-      return -1;
-    return latch_slot_offset(mlirOpResultGetOwner(slot)) + latch_bind_offset(op);
-  }
-  return -1;
+  uintptr_t index = (uintptr_t)latch_ptrmap_get(&l->bind_of, value.ptr);
+  if (!index)
+    return -1;
+  MlirOperation op = l->schedule.ops[index - 1];
+  MlirValue slot = latch_bind_slot(op);
+  if (!mlirValueIsAOpResult(slot) || latch_op_kind_of(mlirOpResultGetOwner(slot)) != LATCH_OP_ARENA_SLOT)
+    return -1;
+  return latch_slot_offset(mlirOpResultGetOwner(slot)) + latch_bind_offset(op);
 }
 
 /* The program argument that result `value` is stored in: itself, or the p, m or v operand that a
@@ -1449,10 +1470,8 @@ static int64_t value_bytes(MlirValue value) {
  * this one's last reader: latch-verify-arena's rule.) */
 static bool intact_at_end(const lowerer *l, long writer, int64_t offset, int64_t bytes) {
   const latch_schedule *s = &l->schedule;
-  for (size_t i = 0; i < s->count; ++i) {
-    MlirOperation bind = s->ops[i];
-    if (latch_op_kind_of(bind) != LATCH_OP_ARENA_BIND)
-      continue;
+  for (size_t b = 0; b < l->bind_count; ++b) {
+    MlirOperation bind = s->ops[l->binds[b]];
     MlirValue other = latch_bind_value(bind);
     if (!mlirValueIsAOpResult(other) || latch_schedule_index_of(s, mlirOpResultGetOwner(other)) <= writer)
       continue;
@@ -1612,6 +1631,9 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
     insert_kernel(&l);
   if (l.schedule_ready)
     latch_schedule_deinitialize(&l.schedule);
+  if (l.bind_of_ready)
+    latch_ptrmap_deinitialize(&l.bind_of);
+  free(l.binds);
   free(l.tasks);
   free(l.markers);
   free(l.interval_tiles);
