@@ -4,9 +4,9 @@
  * spreads the tile bodies over the parts (largest first, each to the lightest part) and decides for every
  * part which definitions it holds, which it only declares and which it exports. Each part (one thread)
  * reads the module's bitcode into its own LLVM context, drops what it does not hold, runs O3, renames its
- * internal symbols so that no two parts define one name, and writes PTX. The join then concatenates the
- * PTX texts, turning the declarations of symbols that another part defines into forward declarations or
- * dropping them. */
+ * internal symbols so that no two parts define one name, and writes PTX. The join then writes the PTX
+ * texts in the order one module has (part 0's preamble, the other parts, part 0's functions), turning the
+ * declarations of symbols that another part defines into forward declarations or dropping them. */
 #include "emit_parts.h"
 
 #include <ctype.h>
