@@ -16,11 +16,13 @@
 #include "llvm-c/TargetMachine.h"
 #include "llvm-c/Transforms/PassBuilder.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/Target/LLVMIR.h"
 
 #include "../dialects/ops.h"
+#include "../support/textbuf.h"
 #include "emit_parts.h"
 
 const char latch_emit_lowering_pipeline[] =
@@ -188,12 +190,265 @@ typedef struct emitter {
   LLVMModuleRef llvm_module;
   LLVMTargetMachineRef machine;
   LLVMTargetDataRef layout;
+  /* The lowering in halves: the globals made external for the second half, with their linkage. */
+  char **shared_globals;
+  MlirAttribute *shared_linkages;
+  size_t shared_count;
 } emitter;
 
+/* ---- the lowering in two halves --------------------------------------------------------------------- */
+
+/* With parts, the upstream lowering runs on two gpu.modules at once (the context's threads): the copy of
+ * @latch keeps the kernels, the task wrappers, the map bodies and the globals; a second one takes about
+ * half of the tile bodies (@task_body_<N>, by size), and an llvm.func declaration takes each one's place
+ * in the first. The second declares what its bodies use of the first: a map body by a private func.func,
+ * a global by an external llvm.mlir.global (the definition is made external meanwhile). After the
+ * lowering the bodies (and their C-interface wrappers) go back in place of their declarations, the
+ * globals get their linkage back and the second half goes: the module is then the one a lowering in one
+ * piece writes, op for op, and so is the PTX. */
+typedef struct op_counter {
+  size_t ops;
+} op_counter;
+
+static MlirWalkResult count_ops(MlirOperation op, void *user_data) {
+  (void)op;
+  ((op_counter *)user_data)->ops++;
+  return MlirWalkResultAdvance;
+}
+
+static size_t op_count(MlirOperation op) {
+  op_counter counter = {0};
+  mlirOperationWalk(op, count_ops, &counter, MlirWalkPreOrder);
+  return counter.ops;
+}
+
+typedef struct symbol_uses {
+  emitter *e;
+  MlirBlock from; /* the first half's body: the symbols looked up there */
+  MlirBlock into; /* the second half's body: declarations go here */
+  MlirOperation *declared;
+  size_t declared_count, declared_capacity;
+  bool failed;
+} symbol_uses;
+
+static MlirOperation symbol_in(MlirBlock block, MlirStringRef name) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) &&
+        mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+static void print_to_text(MlirStringRef piece, void *user_data) {
+  latch_text_put(user_data, "%.*s", (int)piece.length, piece.data);
+}
+
+static MlirType function_type_of(MlirOperation func) {
+  return mlirTypeAttrGetValue(mlirOperationGetAttributeByName(func, str("function_type")));
+}
+
+/* Declares in the second half the first half's symbol `name` (once). */
+static void declare_symbol(MlirContext context, symbol_uses *uses, MlirStringRef name) {
+  MlirOperation def = symbol_in(uses->from, name);
+  if (mlirOperationIsNull(def))
+    return; /* the second half's own */
+  for (size_t i = 0; i < uses->declared_count; i++)
+    if (mlirOperationEqual(uses->declared[i], def))
+      return;
+  if (uses->declared_count == uses->declared_capacity) {
+    size_t capacity = uses->declared_capacity ? 2 * uses->declared_capacity : 16;
+    MlirOperation *grown = realloc(uses->declared, capacity * sizeof(*grown));
+    if (!grown) {
+      uses->failed = true;
+      return;
+    }
+    uses->declared = grown;
+    uses->declared_capacity = capacity;
+  }
+  uses->declared[uses->declared_count++] = def;
+  latch_text text = {0};
+  if (latch_op_is(def, "func.func")) {
+    latch_text_put(&text, "func.func private @%.*s", (int)name.length, name.data);
+    mlirTypePrint(function_type_of(def), print_to_text, &text);
+  } else if (latch_op_is(def, "llvm.mlir.global")) {
+    latch_text_put(&text, "llvm.mlir.global external @%.*s() {addr_space = ", (int)name.length, name.data);
+    mlirAttributePrint(mlirOperationGetAttributeByName(def, str("addr_space")), print_to_text, &text);
+    latch_text_put(&text, "} : ");
+    mlirTypePrint(mlirTypeAttrGetValue(mlirOperationGetAttributeByName(def, str("global_type"))), print_to_text, &text);
+    emitter *e = uses->e;
+    char **names = realloc(e->shared_globals, (e->shared_count + 1) * sizeof(*names));
+    if (names)
+      e->shared_globals = names;
+    MlirAttribute *linkages = names ? realloc(e->shared_linkages, (e->shared_count + 1) * sizeof(*linkages)) : NULL;
+    if (linkages)
+      e->shared_linkages = linkages;
+    char *copy = linkages ? malloc(name.length + 1) : NULL;
+    if (!copy) {
+      uses->failed = true;
+    } else {
+      memcpy(copy, name.data, name.length);
+      copy[name.length] = '\0';
+      e->shared_globals[e->shared_count] = copy;
+      e->shared_linkages[e->shared_count++] = mlirOperationGetAttributeByName(def, str("linkage"));
+      MlirAttribute external = mlirAttributeParseGet(context, str("#llvm.linkage<external>"));
+      mlirOperationSetAttributeByName(def, str("linkage"), external);
+    }
+  } else {
+    uses->failed = true; /* a kind of symbol the halves cannot share */
+  }
+  MlirOperation declaration = text.failed || uses->failed ? (MlirOperation){NULL}
+      : mlirOperationCreateParse(context, mlirStringRefCreate(text.data, text.length), str("latch-emit"));
+  latch_text_deinitialize(&text);
+  if (mlirOperationIsNull(declaration))
+    uses->failed = true;
+  else
+    mlirBlockInsertOwnedOperation(uses->into, 0, declaration);
+}
+
+static MlirWalkResult declare_uses(MlirOperation op, void *user_data) {
+  symbol_uses *uses = user_data;
+  intptr_t n = mlirOperationGetNumAttributes(op);
+  for (intptr_t i = 0; i < n && !uses->failed; i++) {
+    MlirAttribute value = mlirOperationGetAttribute(op, i).attribute;
+    if (mlirAttributeIsAFlatSymbolRef(value))
+      declare_symbol(mlirOperationGetContext(op), uses, mlirFlatSymbolRefAttrGetValue(value));
+  }
+  return uses->failed ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
+}
+
+/* Moves about half of the tile bodies of `first` (gpu.module @latch's copy) into a new gpu.module after
+ * it, with the declarations each half needs. */
+static bool split_halves(emitter *e, MlirOperation first) {
+  MlirOperation second =
+      mlirOperationCreateParse(e->context, str("gpu.module @latch_emit_half {\n}"), str("latch-emit"));
+  if (mlirOperationIsNull(second))
+    return fail(&e->failure, &e->errors, e->loc, "cannot create the second half of the lowering");
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(e->scratch), second);
+  MlirBlock from = mlirRegionGetFirstBlock(mlirOperationGetRegion(first, 0));
+  MlirBlock into = mlirRegionGetFirstBlock(mlirOperationGetRegion(second, 0));
+  size_t load[2] = {0, 0};
+  for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    load[0] += op_count(op);
+  size_t total = load[0];
+  MlirOperation next;
+  for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+    if (!latch_op_is(op, "func.func") || mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
+      continue;
+    MlirStringRef name = mlirStringAttrGetValue(sym);
+    if (name.length < 10 || memcmp(name.data, "task_body_", 10) != 0)
+      continue;
+    size_t ops = op_count(op);
+    if (2 * (load[1] + ops) > total)
+      continue; /* the second half is full */
+    load[1] += ops;
+    /* the first half calls it: an llvm.func declaration takes its place there (a func.func one would get
+     * convert-gpu-to-nvvm's C-interface wrappers between the calls and the body) */
+    latch_text text = {0};
+    latch_text_put(&text, "llvm.func @%.*s(", (int)name.length, name.data);
+    MlirType type = function_type_of(op);
+    for (intptr_t k = 0; k < mlirFunctionTypeGetNumInputs(type); k++) {
+      latch_text_put(&text, k ? ", " : "");
+      mlirTypePrint(mlirFunctionTypeGetInput(type, k), print_to_text, &text);
+    }
+    latch_text_put(&text, ")");
+    if (mlirFunctionTypeGetNumResults(type) != 0)
+      text.failed = true; /* tile bodies return nothing */
+    MlirOperation declaration = text.failed ? (MlirOperation){NULL}
+        : mlirOperationCreateParse(e->context, mlirStringRefCreate(text.data, text.length), str("latch-emit"));
+    latch_text_deinitialize(&text);
+    if (mlirOperationIsNull(declaration))
+      return fail(&e->failure, &e->errors, e->loc, "cannot declare @%.*s for the lowering in halves",
+                  (int)name.length, name.data);
+    mlirBlockInsertOwnedOperationBefore(from, op, declaration);
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(into, op);
+  }
+  symbol_uses uses = {.e = e, .from = from, .into = into};
+  for (MlirOperation op = mlirBlockGetFirstOperation(into); !mlirOperationIsNull(op) && !uses.failed;
+       op = mlirOperationGetNextInBlock(op))
+    mlirOperationWalk(op, declare_uses, &uses, MlirWalkPreOrder);
+  free(uses.declared);
+  if (uses.failed)
+    return fail(&e->failure, &e->errors, e->loc, "cannot declare what the halves of the lowering share");
+  return true;
+}
+
+/* Puts the second half's bodies and their C-interface wrappers back in place of their declarations in
+ * the first, gives the shared globals their linkage back and drops the second half. */
+static bool join_halves(emitter *e) {
+  MlirOperation first = mlirBlockGetFirstOperation(mlirModuleGetBody(e->scratch));
+  MlirOperation second = mlirOperationGetNextInBlock(first);
+  MlirBlock into = mlirRegionGetFirstBlock(mlirOperationGetRegion(first, 0));
+  MlirBlock from = mlirRegionGetFirstBlock(mlirOperationGetRegion(second, 0));
+  MlirOperation next, pending = {NULL}; /* the first of the declarations the lowering wrote before a body */
+  for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+    if (!latch_op_is(op, "llvm.func") || mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
+      continue;
+    MlirStringRef name = mlirStringAttrGetValue(sym);
+    if (mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)))) {
+      /* a declaration the conversion wrote (libdevice's functions) that the first half lacks: it goes
+       * back with the body after it, where a lowering in one piece writes it */
+      if (mlirOperationIsNull(symbol_in(into, name)) && mlirOperationIsNull(pending))
+        pending = op;
+      continue;
+    }
+    MlirStringRef wrapped = name;
+    static const char prefix[] = "_mlir_ciface_";
+    bool wrapper = name.length > sizeof(prefix) - 1 && memcmp(name.data, prefix, sizeof(prefix) - 1) == 0;
+    if (wrapper)
+      wrapped = mlirStringRefCreate(name.data + sizeof(prefix) - 1, name.length - (sizeof(prefix) - 1));
+    MlirOperation anchor = symbol_in(into, wrapped);
+    if (mlirOperationIsNull(anchor))
+      continue; /* the second half's own declarations turned into wrappers */
+    bool declared = mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(anchor, 0)));
+    if (wrapper == declared) /* a wrapper goes after its body (back already), a body in place of its declaration */
+      continue;
+    if (!wrapper) /* the declarations just before it, in their order */
+      for (MlirOperation d = pending, after; !mlirOperationIsNull(d) && !mlirOperationEqual(d, op); d = after) {
+        after = mlirOperationGetNextInBlock(d);
+        MlirAttribute d_sym = mlirOperationGetAttributeByName(d, str("sym_name"));
+        if (!latch_op_is(d, "llvm.func") || mlirAttributeIsNull(d_sym) ||
+            !mlirOperationIsNull(symbol_in(into, mlirStringAttrGetValue(d_sym))))
+          continue;
+        mlirOperationRemoveFromParent(d);
+        mlirBlockInsertOwnedOperationBefore(into, anchor, d);
+      }
+    pending = (MlirOperation){NULL};
+    mlirOperationRemoveFromParent(op);
+    if (wrapper) {
+      mlirBlockInsertOwnedOperationAfter(into, anchor, op);
+    } else {
+      mlirBlockInsertOwnedOperationBefore(into, anchor, op);
+      mlirOperationRemoveFromParent(anchor);
+      mlirOperationDestroy(anchor);
+    }
+  }
+  for (size_t i = 0; i < e->shared_count; i++) {
+    MlirOperation global = symbol_in(into, mlirStringRefCreateFromCString(e->shared_globals[i]));
+    if (mlirOperationIsNull(global))
+      return fail(&e->failure, NULL, e->loc, "the global @%s went missing in the lowering", e->shared_globals[i]);
+    mlirOperationSetAttributeByName(global, str("linkage"), e->shared_linkages[i]);
+  }
+  mlirOperationRemoveFromParent(second);
+  mlirOperationDestroy(second);
+  return true;
+}
+
 /* Lowers a copy of `gpu_module` to the LLVM and NVVM dialects. */
-static bool lower(emitter *e, MlirOperation gpu_module) {
+static bool lower(emitter *e, MlirOperation gpu_module, bool halves) {
   e->scratch = mlirModuleCreateEmpty(e->loc);
-  mlirBlockAppendOwnedOperation(mlirModuleGetBody(e->scratch), mlirOperationClone(gpu_module));
+  MlirOperation copy = mlirOperationClone(gpu_module);
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(e->scratch), copy);
+  if (halves && !split_halves(e, copy))
+    return false;
   e->pm = mlirPassManagerCreateOnOperation(e->context, str("builtin.module"));
   if (mlirLogicalResultIsFailure(mlirParsePassPipeline(mlirPassManagerGetAsOpPassManager(e->pm),
                                                        str(latch_emit_lowering_pipeline), append_message,
@@ -206,8 +461,15 @@ static bool lower(emitter *e, MlirOperation gpu_module) {
    * whole module costs about what a pass does (TinyMoE 2x1024: the lowering 1.3-1.5 s with it after each
    * pass, 0.8-1.2 s without). */
   mlirPassManagerEnableVerifier(e->pm, false);
-  if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(e->pm, mlirModuleGetOperation(e->scratch))))
+  if (halves) /* the two gpu.modules on the context's threads; Latch's passes run single-threaded */
+    mlirContextEnableMultithreading(e->context, true);
+  bool lowered = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(e->pm, mlirModuleGetOperation(e->scratch)));
+  if (halves)
+    mlirContextEnableMultithreading(e->context, false);
+  if (!lowered)
     return fail(&e->failure, &e->errors, e->loc, "lowering gpu.module @latch to the LLVM dialect failed");
+  if (halves && !join_halves(e))
+    return false;
   if (!mlirOperationVerify(mlirModuleGetOperation(e->scratch)))
     return fail(&e->failure, &e->errors, e->loc,
                 "gpu.module @latch lowered to the LLVM dialect does not verify (an upstream pass wrote invalid IR)");
@@ -345,7 +607,7 @@ bool latch_emit(MlirOperation module, latch_emit_format format, unsigned parts, 
     MlirDiagnosticHandlerID handler =
         mlirContextAttachDiagnosticHandler(e.context, capture_mlir_error, &e.errors, NULL);
     double t0 = now_seconds();
-    ok = lower(&e, gpu_module);
+    ok = lower(&e, gpu_module, parts > 1);
     double t1 = now_seconds();
     ok = ok && create_machine(&e) && translate(&e);
     double t2 = now_seconds();
@@ -374,6 +636,10 @@ bool latch_emit(MlirOperation module, latch_emit_format format, unsigned parts, 
     mlirPassManagerDestroy(e.pm);
   if (e.scratch.ptr)
     mlirModuleDestroy(e.scratch);
+  for (size_t i = 0; i < e.shared_count; i++)
+    free(e.shared_globals[i]);
+  free(e.shared_globals);
+  free(e.shared_linkages);
   if (!ok) {
     if (!e.failure.failed)
       fail(&e.failure, &e.errors, e.loc, "emission failed");
