@@ -247,7 +247,8 @@ static bool read_program(lowerer *l) {
       continue;
     l->binds[l->bind_count++] = i;
     MlirValue value = latch_bind_value(s->ops[i]);
-    if (!latch_ptrmap_get(&l->bind_of, value.ptr) && !latch_ptrmap_put(&l->bind_of, value.ptr, (void *)(uintptr_t)(i + 1))) {
+    if (!latch_ptrmap_get(&l->bind_of, value.ptr) &&
+        !latch_ptrmap_put(&l->bind_of, value.ptr, (void *)(uintptr_t)(i + 1))) {
       report(l, l->program, "out of memory");
       return false;
     }
