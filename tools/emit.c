@@ -108,18 +108,20 @@ static char *copy_text(const char *data, size_t length) {
   return copy;
 }
 
+/* The op's symbol name (its sym_name string), or a null string when it has none. */
+static MlirStringRef symbol_name(MlirOperation op) {
+  MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
+  if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
+    return (MlirStringRef){NULL, 0};
+  return mlirStringAttrGetValue(sym);
+}
+
 static MlirOperation find_gpu_module(MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    if (!latch_op_is(op, "gpu.module"))
-      continue;
-    MlirAttribute name = mlirOperationGetAttributeByName(op, str("sym_name"));
-    if (!mlirAttributeIsNull(name) && mlirAttributeIsAString(name)) {
-      MlirStringRef value = mlirStringAttrGetValue(name);
-      if (value.length == 5 && memcmp(value.data, "latch", 5) == 0)
-        return op;
-    }
+    if (latch_op_is(op, "gpu.module") && mlirStringRefEqual(symbol_name(op), str("latch")))
+      return op;
   }
   return (MlirOperation){NULL};
 }
@@ -234,9 +236,8 @@ typedef struct symbol_uses {
 static MlirOperation symbol_in(MlirBlock block, MlirStringRef name) {
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym) &&
-        mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
+    MlirStringRef op_name = symbol_name(op);
+    if (op_name.data && mlirStringRefEqual(op_name, name))
       return op;
   }
   return (MlirOperation){NULL};
@@ -337,11 +338,10 @@ static bool split_halves(emitter *e, MlirOperation first) {
   MlirOperation next;
   for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op); op = next) {
     next = mlirOperationGetNextInBlock(op);
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
-    if (!latch_op_is(op, "func.func") || mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
-      continue;
-    MlirStringRef name = mlirStringAttrGetValue(sym);
-    if (name.length < 10 || memcmp(name.data, "task_body_", 10) != 0)
+    static const char prefix[] = LATCH_EMIT_TILE_BODY_PREFIX;
+    MlirStringRef name = symbol_name(op);
+    if (!latch_op_is(op, "func.func") || name.length < sizeof(prefix) - 1 ||
+        memcmp(name.data, prefix, sizeof(prefix) - 1) != 0)
       continue;
     size_t ops = op_count(op);
     if (2 * (load[1] + ops) > total)
@@ -389,10 +389,9 @@ static bool join_halves(emitter *e) {
   MlirOperation next, pending = {NULL}; /* the first of the declarations the lowering wrote before a body */
   for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op); op = next) {
     next = mlirOperationGetNextInBlock(op);
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, str("sym_name"));
-    if (!latch_op_is(op, "llvm.func") || mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
+    MlirStringRef name = symbol_name(op);
+    if (!latch_op_is(op, "llvm.func") || !name.data)
       continue;
-    MlirStringRef name = mlirStringAttrGetValue(sym);
     if (mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)))) {
       /* a declaration the conversion wrote (libdevice's functions) that the first half lacks: it goes
        * back with the body after it, where a lowering in one piece writes it */
@@ -414,9 +413,8 @@ static bool join_halves(emitter *e) {
     if (!wrapper) /* the declarations just before it, in their order */
       for (MlirOperation d = pending, after; !mlirOperationIsNull(d) && !mlirOperationEqual(d, op); d = after) {
         after = mlirOperationGetNextInBlock(d);
-        MlirAttribute d_sym = mlirOperationGetAttributeByName(d, str("sym_name"));
-        if (!latch_op_is(d, "llvm.func") || mlirAttributeIsNull(d_sym) ||
-            !mlirOperationIsNull(symbol_in(into, mlirStringAttrGetValue(d_sym))))
+        MlirStringRef d_name = symbol_name(d);
+        if (!latch_op_is(d, "llvm.func") || !d_name.data || !mlirOperationIsNull(symbol_in(into, d_name)))
           continue;
         mlirOperationRemoveFromParent(d);
         mlirBlockInsertOwnedOperationBefore(into, anchor, d);

@@ -20,8 +20,7 @@
 #include "llvm-c/BitWriter.h"
 #include "llvm-c/Transforms/PassBuilder.h"
 
-/* latch-lower-tasks names every tile body so (passes/latch-lower-tasks.c): they are what the parts share. */
-static const char unit_prefix[] = "task_body_";
+static const char unit_prefix[] = LATCH_EMIT_TILE_BODY_PREFIX;
 
 /* An instruction of a kernel costs O3 and the NVPTX backend about twice what one of a tile body does
  * (TinyMoE 2x1024: @latch_main with its task wrappers, 12,475 instructions before O3, 1.3 s; the bodies
@@ -426,6 +425,11 @@ static void drop_body(LLVMModuleRef module, LLVMValueRef f, const char *name) {
   LLVMSetValueName2(declaration, name, strlen(name));
 }
 
+/* The plan's index of a value this part's module defines, or -1 (a declaration, or not in the plan). */
+static int planned_definition(const plan *p, LLVMValueRef value) {
+  return LLVMIsDeclaration(value) ? -1 : find_by_name(p, LLVMGetValueName2(value, &(size_t){0}));
+}
+
 /* Keeps what the plan gives part `job->index`; the rest becomes declarations or goes. */
 static void carve(const part_job *job, LLVMModuleRef module) {
   const plan *p = job->plan;
@@ -433,9 +437,7 @@ static void carve(const part_job *job, LLVMModuleRef module) {
   LLVMValueRef next;
   for (LLVMValueRef f = LLVMGetFirstFunction(module); f; f = next) {
     next = LLVMGetNextFunction(f);
-    if (LLVMIsDeclaration(f))
-      continue;
-    int i = find_by_name(p, LLVMGetValueName2(f, &(size_t){0}));
+    int i = planned_definition(p, f);
     if (i < 0)
       continue;
     if (presence[i] == DEFINED) {
@@ -447,9 +449,7 @@ static void carve(const part_job *job, LLVMModuleRef module) {
   }
   for (LLVMValueRef g = LLVMGetFirstGlobal(module); g; g = next) {
     next = LLVMGetNextGlobal(g);
-    if (LLVMIsDeclaration(g))
-      continue;
-    int i = find_by_name(p, LLVMGetValueName2(g, &(size_t){0}));
+    int i = planned_definition(p, g);
     if (i < 0)
       continue;
     if (presence[i] == DEFINED) {

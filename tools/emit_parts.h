@@ -18,6 +18,8 @@
 /* The number of parts latch-opt --emit=ptx uses unless --emit-parts says otherwise: the cores of the
  * build machine the compile-time target is set on. */
 #define LATCH_EMIT_DEFAULT_PARTS 2
+/* How latch-lower-tasks names every tile body (passes/latch-lower-tasks.c): what the parts share out. */
+#define LATCH_EMIT_TILE_BODY_PREFIX "task_body_"
 #define LATCH_EMIT_MAX_PARTS 16
 
 /* Optimises `module` (verified, internalised; left unchanged) in `parts` parts (2..LATCH_EMIT_MAX_PARTS)
