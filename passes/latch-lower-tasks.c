@@ -3022,15 +3022,19 @@ static void gen_topk_grad(gen *g, task_io *io) {
 /* ---- rotary embedding ---- */
 
 /* y[..i] = x[i] cos a - x[i+h] sin a, y[..i+h] = x[i+h] cos a + x[i] sin a with a = t theta^(-2i/hd) (the
- * angle, its cosine and sine in fp64); the gradient uses the angle -a. One (row, i) pair per thread
- * iteration, 64 rows of [B*T*H, hd] per tile. */
+ * angle, its cosine and sine in fp64); the gradient uses the angle -a. Tiles of 64 rows of [B*T*H, hd].
+ * The angle depends on the position and i only, so a thread takes one (position, i) of the tile at a
+ * time and rotates that pair in each of the position's heads in the tile: one fp64 cosine and sine per
+ * H pairs (fp64 is slow on the GPU; per pair they made rope a fifth of the memory bandwidth). */
 static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double theta, bool inverse) {
   int64_t t_count = dim(x, 1), heads = dim(x, 2), hd = dim(x, 3), half = hd / 2;
   int64_t rows = row_count(x);
   int vt = tiles_begin(g, ceil_div(rows, ROW_TILE));
-  int e = span_begin(g, vt, ROW_TILE * half, rows * half);
-  int row = divc(g, e, half), i = remc(g, e, half);
-  int t = remc(g, divc(g, row, heads), t_count);
+  int lo = mulc(g, vt, ROW_TILE), hi = mini(g, addc(g, lo, ROW_TILE), ci64(g, rows));
+  int first_position = divc(g, lo, heads), end_position = divc(g, addc(g, hi, heads - 1), heads);
+  int e = loop_begin(g, add(g, mulc(g, first_position, half), g->tid), mulc(g, end_position, half), g->ntid);
+  int position = divc(g, e, half), i = remc(g, e, half);
+  int t = remc(g, position, t_count);
   /* f = theta^(-2 i / hd), a = t f */
   int exponent = op2(g, "arith.divf", op2(g, "arith.mulf", cf64(g, -2.0), i64_to_f64(g, i), "f64"),
                      cf64(g, (double)hd), "f64");
@@ -3038,6 +3042,11 @@ static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double th
   int angle = op2(g, "arith.mulf", i64_to_f64(g, t), f, "f64");
   int cosine = cast(g, "arith.truncf", op1(g, "math.cos", angle, "f64"), "f64", "f32");
   int sine = cast(g, "arith.truncf", op1(g, "math.sin", angle, "f64"), "f64", "f32");
+  int h = loop_begin(g, ci64(g, 0), ci64(g, heads), ci64(g, 1));
+  int row = add(g, mulc(g, position, heads), h);
+  bool straddles = ROW_TILE % heads != 0; /* then a tile's first and last positions have heads in others */
+  if (straddles)
+    when_begin(g, in_range(g, row, lo, hi));
   int first = add(g, mulc(g, row, hd), i), second = addc(g, first, half);
   int a = load_f32(g, x, first), b = load_f32(g, x, second);
   if (!inverse) {
@@ -3047,6 +3056,9 @@ static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double th
     store_f32(g, y, first, fadd(g, fmul(g, a, cosine), fmul(g, b, sine)));
     store_f32(g, y, second, fsub(g, fmul(g, b, cosine), fmul(g, a, sine)));
   }
+  if (straddles)
+    when_end(g);
+  loop_end(g);
   loop_end(g);
   loop_end(g);
 }

@@ -473,7 +473,9 @@ func.func @embedding(%table: tensor<50x12xbf16>, %ids: tensor<3x7xi32>) -> tenso
 
 // -----
 
-// task.rope: theta^(-2i/hd), the angle and its cosine and sine in f64, the rotation in f32.
+// task.rope: theta^(-2i/hd), the angle and its cosine and sine in f64 once per (position, i), then the
+// rotation in f32 of that pair in each of the position's 3 heads; 3 does not divide the tile's 64 rows, so
+// each head checks that its row is in the tile.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: math.powf %{{.*}}, %{{.*}} : f64
@@ -481,6 +483,9 @@ func.func @embedding(%table: tensor<50x12xbf16>, %ids: tensor<3x7xi32>) -> tenso
 // CHECK: arith.truncf %[[COS]] : f64 to f32
 // CHECK: %[[SIN:.*]] = math.sin %[[ANGLE]] : f64
 // CHECK: arith.truncf %[[SIN]] : f64 to f32
+// CHECK-NEXT: scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64
+// CHECK-NOT: math.cos
+// CHECK: scf.if
 // CHECK: llvm.store
 // CHECK: llvm.store
 // CHECK: sym_name = "rope"
