@@ -3682,6 +3682,25 @@ static void tc_stage_rows(gen *g, const tc_rows *w, const tensor_ref *a, const t
     tc_stage_block(g, w, b, add(g, b_head, mulc(g, row0, attention_row_stride(b))), dim(b, 3), area_b);
 }
 
+/* Pipelined staging of the forward's and the statistics' key blocks: in the forward the warp copies
+ * block kb + 2's k while it computes block kb's P v, and its v while it computes block kb + 2's scores;
+ * the statistics copy block kb + 2's k into the warp's other block area while they compute block kb;
+ * before, each block's copies were waited for at its top. Each copy is one cp.async group (an empty
+ * group where there is no next block), so "all but the newest group done" is the block the warp reads
+ * next; bar.warp.sync orders a buffer's ldmatrix reads before the copy that refills it. */
+static void tc_stage_next(gen *g, const tc_rows *w, const tensor_ref *t, int head, int block, int blocks, int area) {
+  when_begin(g, cmpi(g, "slt", block, blocks, "i64"));
+  tc_stage_block(g, w, t, add(g, head, mulc(g, mulc(g, block, TC_KEYS), attention_row_stride(t))), dim(t, 3), area);
+  when_end(g);
+  ln(g, "nvvm.cp.async.commit.group");
+}
+
+/* Waits for all but the newest cp.async group and makes the copies visible to the warp's lanes. */
+static void tc_stage_wait_older(gen *g) {
+  ln(g, "nvvm.cp.async.wait.group 1");
+  warp_sync(g);
+}
+
 /* ldmatrix .x4 from a staged block of `width` columns at `area`: lane L, in matrix j = L / 8, addresses
  * row row0 + (j % 2) a + (j / 2) b + L % 8 at column col0 + (j % 2) c + (j / 2) d. */
 static void tc_block_ldmatrix(gen *g, const tc_rows *w, int area, int64_t width, int64_t row0, int64_t col0,
@@ -3754,14 +3773,20 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
   init[0] = init[1] = cf32(g, -INFINITY);
   for (int64_t i = 2; i < n; ++i)
     init[i] = cf32(g, 0.0);
-  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), (int)n, init, f32_types, args, results);
+  int blocks = tc_key_blocks(g, &w, tk, causal);
+  if (staged) {
+    tc_stage_next(g, &w, k, k_head, w.parity, blocks, area);
+    tc_stage_next(g, &w, v, v_head, w.parity, blocks, area_b);
+  }
+  int kb = for_begin(g, w.parity, blocks, ci64(g, 2), (int)n, init, f32_types, args, results);
   {
     int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8], pa[TC_KEYS / 16][4];
     tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
     if (staged) {
-      tc_stage_rows(g, &w, k, v, k_head, v_head, key0, area, area_b);
-      tc_stage_wait(g);
+      tc_stage_wait_older(g); /* k of block kb */
       tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
+      warp_sync(g);
+      tc_stage_next(g, &w, k, k_head, addc(g, kb, 2), blocks, area);
     } else {
       tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
     }
@@ -3771,10 +3796,14 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
     for (int64_t i = 0; i < 4 * vtiles; ++i)
       acc[i] = fmul(g, acc[i], alpha[(i & 2) ? 1 : 0]);
     tc_as_fragments(g, s, pa);
-    if (staged)
+    if (staged) {
+      tc_stage_wait_older(g); /* v of block kb */
       tc_accumulate_staged(g, &w, pa, area_b, hdv, acc);
-    else
+      warp_sync(g);
+      tc_stage_next(g, &w, v, v_head, addc(g, kb, 2), blocks, area_b);
+    } else {
       tc_accumulate_rows(g, &w, pa, v, v_head, hdv, key0, acc);
+    }
     for_end(g, (int)n, next, f32_types);
   }
   int other[4 + 4 * TC_MAX_HEAD / 8];
@@ -3823,15 +3852,22 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   int qa[TC_MAX_HEAD / 16][4];
   tc_fragments(g, &w, q, attention_head(g, q, w.bh), hd, qa);
   int init[4] = {cf32(g, -INFINITY), cf32(g, -INFINITY), cf32(g, 0.0), cf32(g, 0.0)}, args[4], results[4];
-  int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), 4, init, f32_types, args, results);
+  int blocks = tc_key_blocks(g, &w, tk, causal);
+  if (staged) /* k blocks in the warp's two block areas in turn (the forward's k and v) */
+    tc_stage_next(g, &w, k, k_head, w.parity, blocks, area);
+  int kb = for_begin(g, w.parity, blocks, ci64(g, 2), 4, init, f32_types, args, results);
   {
     int s[4 * TC_KEYS / 8], alpha[2], next[4];
     int key0 = mulc(g, kb, TC_KEYS);
     tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
     if (staged) {
-      tc_stage_rows(g, &w, k, NULL, k_head, -1, key0, area, -1);
-      tc_stage_wait(g);
-      tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
+      int turn = remc(g, divc(g, kb, 2), 2);
+      int current = add(g, area, mulc(g, turn, TC_BLOCK_WORDS(TC_MAX_HEAD)));
+      int other = add(g, area, mulc(g, sub(g, ci64(g, 1), turn), TC_BLOCK_WORDS(TC_MAX_HEAD)));
+      warp_sync(g); /* the previous block's reads of `other` are done */
+      tc_stage_next(g, &w, k, k_head, addc(g, kb, 2), blocks, other);
+      tc_stage_wait_older(g); /* block kb */
+      tc_products_staged(g, &w, qa, hd, current, key0, scale, mask, s);
     } else {
       tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
     }

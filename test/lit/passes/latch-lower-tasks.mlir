@@ -1112,10 +1112,12 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 // heavy group); the tile's warps read their
 // group's q fragments (4 k16 steps x 4 words, 32-bit loads of bf16 pairs), then per block of 32 keys
 // (their parity's: the loop starts at warp % 2 and steps by 2) carry m, l (2 rows each) and 32 output
-// accumulators: the warp stages the block's k and v rows in its part of shared memory (cp.async, after
-// a CTA barrier per tile), 16 mma for the scores (k fragments by ldmatrix), the causal mask (a key after
-// the row gives -inf), the row max over the quad (xor 1, 2), the exponentials, the scores as bf16 pairs
-// and 16 mma for P v (v fragments by ldmatrix .trans). After the loop the odd warp's 36 values pass
+// accumulators: the warp stages its first block's k and v rows in its part of shared memory before the
+// loop (cp.async, each a group of its own, after a CTA barrier per tile); per block it waits for all but
+// the newest group (k), 16 mma for the scores (k fragments by ldmatrix), the causal mask (a key after
+// the row gives -inf), copies the next block's k, the row max over the quad (xor 1, 2), the exponentials,
+// the scores as bf16 pairs, waits again (v), 16 mma for P v (v fragments by ldmatrix .trans) and copies
+// the next block's v. After the loop the odd warp's 36 values pass
 // through shared memory between two CTA barriers; the even warp rescales both, sums l over the quad and
 // writes o / l as bf16.
 // CHECK-LABEL: gpu.module @latch
@@ -1126,21 +1128,34 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 // CHECK: arith.cmpi slt, %[[GROUP]], %c2_i64 : i64
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-// CHECK: %{{.*}}:36 = scf.for %{{.*}} = %[[PARITY]] to %{{.*}} step %c2_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
-// CHECK: nvvm.bar.warp.sync
-// CHECK-COUNT-16: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-COUNT-8: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-COUNT-8: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: %{{.*}}:36 = scf.for %[[KB:.*]] = %[[PARITY]] to %[[BLOCKS:.*]] step %c2_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>
 // CHECK-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 // CHECK: arith.cmpi sgt
 // CHECK: arith.select %{{.*}}, %cst{{.*}}, %{{.*}} : f32
+// CHECK: nvvm.bar.warp.sync
+// CHECK: %[[NEXT:.*]] = arith.addi %[[KB]], %c2_i64 : i64
+// CHECK: arith.cmpi slt, %[[NEXT]], %[[BLOCKS]] : i64
+// CHECK-COUNT-8: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
 // CHECK: math.exp
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: arith.bitcast %{{.*}} : bf16 to i16
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK-COUNT-16: nvvm.mma.sync
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-8: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.yield
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: nvvm.barrier0
