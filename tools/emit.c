@@ -116,6 +116,11 @@ static MlirStringRef symbol_name(MlirOperation op) {
   return mlirStringAttrGetValue(sym);
 }
 
+static bool starts_with(MlirStringRef s, const char *prefix) {
+  size_t n = strlen(prefix);
+  return s.length >= n && memcmp(s.data, prefix, n) == 0;
+}
+
 static MlirOperation find_gpu_module(MlirOperation module) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
@@ -286,12 +291,10 @@ static void declare_symbol(MlirContext context, symbol_uses *uses, MlirStringRef
     MlirAttribute *linkages = names ? realloc(e->shared_linkages, (e->shared_count + 1) * sizeof(*linkages)) : NULL;
     if (linkages)
       e->shared_linkages = linkages;
-    char *copy = linkages ? malloc(name.length + 1) : NULL;
+    char *copy = linkages ? copy_text(name.data, name.length) : NULL;
     if (!copy) {
       uses->failed = true;
     } else {
-      memcpy(copy, name.data, name.length);
-      copy[name.length] = '\0';
       e->shared_globals[e->shared_count] = copy;
       e->shared_linkages[e->shared_count++] = mlirOperationGetAttributeByName(def, str("linkage"));
       MlirAttribute external = mlirAttributeParseGet(context, str("#llvm.linkage<external>"));
@@ -338,10 +341,8 @@ static bool split_halves(emitter *e, MlirOperation first) {
   MlirOperation next;
   for (MlirOperation op = mlirBlockGetFirstOperation(from); !mlirOperationIsNull(op); op = next) {
     next = mlirOperationGetNextInBlock(op);
-    static const char prefix[] = LATCH_EMIT_TILE_BODY_PREFIX;
     MlirStringRef name = symbol_name(op);
-    if (!latch_op_is(op, "func.func") || name.length < sizeof(prefix) - 1 ||
-        memcmp(name.data, prefix, sizeof(prefix) - 1) != 0)
+    if (!latch_op_is(op, "func.func") || !starts_with(name, LATCH_EMIT_TILE_BODY_PREFIX))
       continue;
     size_t ops = op_count(op);
     if (2 * (load[1] + ops) > total)
@@ -401,7 +402,7 @@ static bool join_halves(emitter *e) {
     }
     MlirStringRef wrapped = name;
     static const char prefix[] = "_mlir_ciface_";
-    bool wrapper = name.length > sizeof(prefix) - 1 && memcmp(name.data, prefix, sizeof(prefix) - 1) == 0;
+    bool wrapper = name.length > sizeof(prefix) - 1 && starts_with(name, prefix);
     if (wrapper)
       wrapped = mlirStringRefCreate(name.data + sizeof(prefix) - 1, name.length - (sizeof(prefix) - 1));
     MlirOperation anchor = symbol_in(into, wrapped);

@@ -38,9 +38,9 @@ typedef struct latch_emit_output {
 /* Emits the gpu.module @latch found at the top level of `module` (left unchanged: a copy is lowered).
  * The upstream passes must be registered (mlirRegisterAllPasses) and the context must have the LLVM IR
  * translations (latch_context_create does). PTX is optimised and assembled in `parts` parts at once
- * (emit_parts.h) when `parts` is 2 or more; LLVM IR always as one module. On failure reports exactly one error through the context's
- * diagnostics (at the gpu.module, or at the op an upstream pass failed on) and returns false with
- * `out_output` empty. On success the caller owns `out_output` and frees it with
+ * (emit_parts.h) when `parts` is 2 or more; LLVM IR always as one module. On failure reports exactly one
+ * error through the context's diagnostics (at the gpu.module, or at the op an upstream pass failed on) and
+ * returns false with `out_output` empty. On success the caller owns `out_output` and frees it with
  * latch_emit_output_deinitialize. */
 bool latch_emit(MlirOperation module, latch_emit_format format, unsigned parts, latch_emit_output *out_output);
 void latch_emit_output_deinitialize(latch_emit_output *output);
