@@ -1,5 +1,6 @@
 /* latch-opt.c - runs pass pipelines that mix Latch passes with upstream MLIR passes over .mlir input. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,7 +358,18 @@ static bool process(MlirContext context, const options *opts, MlirOpPrintingFlag
   return ok && sink.error_count == 0;
 }
 
+/* MLIR and LLVM allocate and free millions of small objects; glibc's default gives freed memory back to
+ * the system at every 128 KiB at the top of the heap and maps each block of 128 KiB or more anew, which
+ * cost about 5% of a TinyMoE compile (2026-12-03, user time 6.6 s against 7.1 s, median of six). A
+ * compile lives a few seconds, so the heap keeps what it once held. */
+static void tune_allocator(void) {
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_TOP_PAD, 256 << 20);
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+}
+
 int main(int argc, char **argv) {
+  tune_allocator();
   options opts;
   int status = parse_arguments(argc, argv, &opts);
   if (status)
