@@ -109,6 +109,10 @@ typedef struct lowerer {
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
+  /* Tile bodies by the signature of their task (body_signature), and the option that checks them. */
+  struct body_signature *signatures;
+  size_t signature_count, signature_capacity;
+  bool check_signatures;
   int errors;
 } lowerer;
 
@@ -314,6 +318,9 @@ typedef struct gen {
   gen_param params[MAX_PARAMS];
   int param_count;
   int64_t tiles;       /* the tiles the task is launched with */
+  /* its task_scratch and pooled_scratch requests in order (a task of the same signature repeats them) */
+  struct scratch_request *requests;
+  int request_count, request_capacity;
   bool failed;
 } gen;
 
@@ -782,7 +789,33 @@ static void sync_threads(gen *g) { ln(g, "nvvm.barrier0"); }
  * fences (release, gpu scope) and counts itself in; the tile that arrives last fences (acquire), combines
  * the partials in index order (so the bits do not depend on which tile was last) and resets the counter
  * for the next update. The counter is control only: no value is accumulated atomically. */
+/* One task_scratch or pooled_scratch call of a tile body's template. */
+typedef struct scratch_request {
+  bool pooled;
+  char what[16], type[8];
+  int64_t count; /* elements of task scratch, floats of pooled scratch */
+} scratch_request;
+
+static void record_request(gen *g, bool pooled, const char *what, int64_t count, const char *type) {
+  if (g->request_count == g->request_capacity) {
+    int capacity = g->request_capacity ? 2 * g->request_capacity : 4;
+    scratch_request *grown = realloc(g->requests, (size_t)capacity * sizeof(*grown));
+    if (!grown) {
+      g->failed = true;
+      return;
+    }
+    g->requests = grown;
+    g->request_capacity = capacity;
+  }
+  scratch_request *r = &g->requests[g->request_count++];
+  r->pooled = pooled;
+  snprintf(r->what, sizeof(r->what), "%s", what);
+  snprintf(r->type, sizeof(r->type), "%s", type);
+  r->count = count;
+}
+
 static int task_scratch(gen *g, const char *what, int64_t count, const char *type) {
+  record_request(g, false, what, count, type);
   latch_text_put(&g->globals,
                  "  llvm.mlir.global internal @latch_task%d_%s() {addr_space = 1 : i32, alignment = 16 : i64} : "
                  "!llvm.array<%lld x %s> {\n"
@@ -798,6 +831,7 @@ static int task_scratch(gen *g, const char *what, int64_t count, const char *typ
  * the largest k-th request of any interval (write_pools). Zero-initialised like task_scratch, but its
  * contents do not survive the interval: the task writes before it reads. */
 static int pooled_scratch(gen *g, int64_t floats) {
+  record_request(g, true, "", floats, "");
   lowerer *l = g->l;
   if (l->pool_interval != l->current_interval) {
     l->pool_interval = l->current_interval;
@@ -5000,6 +5034,107 @@ static bool use_map_body(lowerer *l, MlirOperation map, task_io *io, int index) 
   return ok;
 }
 
+/* ---- tile bodies by signature ----------------------------------------------------------------------
+ * Most tasks' bodies are an earlier task's text (TinyMoE 2x1024: 429 of 507), and writing them only to
+ * find that took a quarter of the pass. A task's signature is what the templates read of it: its op's
+ * name, attributes and operand and result types, its tiles and map body, and of each tensor its place
+ * kind, offset in the arena modulo 256 (the templates ask for 8- and 16-byte alignment), bytes, constant
+ * bits and layout, and which tensors share or overlap a place. A task whose signature an earlier task had
+ * gets that task's body without writing it, and repeats its scratch requests (which name its own globals
+ * and take this interval's pools). latch-lower-tasks{check-signatures} writes every body anyway and
+ * reports a task whose body differs from its signature's. */
+
+typedef struct body_signature {
+  char *text;
+  size_t length;
+  uint64_t hash;
+  char body[MAX_SYMBOL];
+  scratch_request *requests;
+  int request_count;
+} body_signature;
+
+static void write_tensor_signature(latch_text *s, const tensor_ref *t) {
+  latch_text_put(s, "%d %lld %lld %u %d\n", (int)t->kind, (long long)(t->kind == PLACE_ARENA ? t->where % 256 : 0),
+                 (long long)t->bytes, t->bits, (int)t->bthd);
+}
+
+static void write_signature(latch_text *s, MlirOperation op, const task_io *io, int64_t tiles) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  latch_text_put(s, "%.*s tiles %lld map %s\n", (int)name.length, name.data, (long long)tiles, io->map_body);
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); ++i) {
+    MlirNamedAttribute a = mlirOperationGetAttribute(op, i);
+    MlirStringRef key = mlirIdentifierStr(a.name);
+    latch_text_put(s, "%.*s = ", (int)key.length, key.data);
+    mlirAttributePrint(a.attribute, print_to_text, s);
+    latch_text_put(s, "\n");
+  }
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    mlirTypePrint(mlirValueGetType(mlirOperationGetOperand(op, i)), print_to_text, s);
+    latch_text_put(s, "\n");
+  }
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    mlirTypePrint(mlirValueGetType(mlirOperationGetResult(op, i)), print_to_text, s);
+    latch_text_put(s, "\n");
+  }
+  const tensor_ref *refs[LATCH_MAP_MAX_INPUTS + 1 + LATCH_MAP_MAX_OUTPUTS];
+  int count = 0;
+  for (int k = 0; k < io->in_count; ++k)
+    refs[count++] = &io->in[k];
+  for (int r = 0; r < io->out_count; ++r)
+    refs[count++] = &io->out[r];
+  for (int i = 0; i < count; ++i) {
+    write_tensor_signature(s, refs[i]);
+    for (int j = i + 1; j < count; ++j)
+      latch_text_put(s, "%d%d", places_equal(refs[i], refs[j]), places_overlap(refs[i], refs[j]));
+    latch_text_put(s, "\n");
+  }
+}
+
+static const body_signature *signature_lookup(const lowerer *l, const latch_text *text, uint64_t hash) {
+  for (size_t i = 0; i < l->signature_count; ++i) {
+    const body_signature *b = &l->signatures[i];
+    if (b->hash == hash && b->length == text->length && memcmp(b->text, text->data, text->length) == 0)
+      return b;
+  }
+  return NULL;
+}
+
+/* Records the signature `text` of a task whose tile body is `body`; takes the gen's requests. */
+static bool signature_add(lowerer *l, const latch_text *text, uint64_t hash, const char *body, gen *g) {
+  if (l->signature_count == l->signature_capacity) {
+    size_t capacity = l->signature_capacity ? 2 * l->signature_capacity : 64;
+    body_signature *grown = realloc(l->signatures, capacity * sizeof(*grown));
+    if (!grown)
+      return false;
+    l->signatures = grown;
+    l->signature_capacity = capacity;
+  }
+  body_signature *b = &l->signatures[l->signature_count];
+  b->text = malloc(text->length + 1);
+  if (!b->text)
+    return false;
+  memcpy(b->text, text->data, text->length + 1);
+  b->length = text->length;
+  b->hash = hash;
+  snprintf(b->body, sizeof(b->body), "%s", body);
+  b->requests = g->requests;
+  b->request_count = g->request_count;
+  g->requests = NULL;
+  g->request_count = g->request_capacity = 0;
+  l->signature_count++;
+  return true;
+}
+
+static void repeat_requests(gen *g, const body_signature *b) {
+  for (int i = 0; i < b->request_count; ++i) {
+    const scratch_request *r = &b->requests[i];
+    if (r->pooled)
+      pooled_scratch(g, r->count);
+    else
+      task_scratch(g, r->what, r->count, r->type);
+  }
+}
+
 /* `func.func @<function>(%tile: i32, %args: !llvm.ptr<1>)`, the task's entry point: the tile body's
  * pointers from the argument block (program argument k at args[3 + k], an arena value at args[0] + its
  * offset) and the task's scratch globals, then the call. */
@@ -5084,7 +5219,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   if (tiles < 1)
     tiles = latch_task_tile_count(op);
 
-  /* The tile body, without its name: the key under which tasks share it. */
+  /* The tile body, and the same without its name: the key under which tasks share it. */
   latch_text body = {0}, key = {0};
   gen g = {.l = l, .op = op, .t = &body, .shared = -1, .tiles = tiles, .index = index};
   int tid32 = fresh(&g), ntid32 = fresh(&g);
@@ -5098,21 +5233,44 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
     prepare(&g, &io.in[k]);
   for (int r = 0; r < io.out_count; ++r)
     prepare(&g, &io.out[r]);
-  generate_body(&g, &io, op, kind);
-  /* The tile's range on the body itself: LLVM folds the body's bounds checks with it whether or not it
-   * sees the callers (latch-opt --emit-parts compiles them in other parts). */
-  latch_text_put(&key, "(%%tile: i32 {llvm.range = #llvm.constant_range<i32, 0, %lld>}", (long long)tiles);
-  for (int k = 0; k < g.param_count; ++k)
-    latch_text_put(&key, ", %%v%d: !llvm.ptr<1>", g.params[k].id);
-  latch_text_put(&key, ") attributes {passthrough = [\"noinline\"]} {\n%.*s%.*s    return\n  }\n", (int)g.entry.length, g.entry.data ? g.entry.data : "",
-                 (int)body.length, body.data ? body.data : "");
-  bool failed = g.failed || g.entry.failed || g.globals.failed || body.failed || key.failed;
-  uint64_t hash = failed ? 0 : text_hash(key.data, key.length);
-  const char *earlier = failed ? NULL : shared_lookup(l, key.data, key.length, hash);
-  if (earlier)
-    snprintf(tile_body, sizeof(tile_body), "%s", earlier);
-  else if (!failed && !shared_add(l, key.data, key.length, hash, tile_body))
-    failed = true;
+
+  latch_text signature = {0};
+  write_signature(&signature, op, &io, tiles);
+  bool failed = signature.failed;
+  uint64_t signature_hash = failed ? 0 : text_hash(signature.data, signature.length);
+  const body_signature *known = failed ? NULL : signature_lookup(l, &signature, signature_hash);
+  bool earlier = false; /* tile_body names an earlier task's body */
+  if (known && !l->check_signatures) {
+    repeat_requests(&g, known);
+    snprintf(tile_body, sizeof(tile_body), "%s", known->body);
+    earlier = true;
+  } else {
+    generate_body(&g, &io, op, kind);
+    /* The tile's range on the body itself: LLVM folds the body's bounds checks with it whether or not it
+     * sees the callers (latch-opt --emit-parts compiles them in other parts). */
+    latch_text_put(&key, "(%%tile: i32 {llvm.range = #llvm.constant_range<i32, 0, %lld>}", (long long)tiles);
+    for (int k = 0; k < g.param_count; ++k)
+      latch_text_put(&key, ", %%v%d: !llvm.ptr<1>", g.params[k].id);
+    latch_text_put(&key, ") attributes {passthrough = [\"noinline\"]} {\n%.*s%.*s    return\n  }\n",
+                   (int)g.entry.length, g.entry.data ? g.entry.data : "", (int)body.length,
+                   body.data ? body.data : "");
+    failed = failed || key.failed;
+    uint64_t hash = failed ? 0 : text_hash(key.data, key.length);
+    const char *shared = failed ? NULL : shared_lookup(l, key.data, key.length, hash);
+    if (shared) {
+      snprintf(tile_body, sizeof(tile_body), "%s", shared);
+      earlier = true;
+    } else if (!failed && !shared_add(l, key.data, key.length, hash, tile_body)) {
+      failed = true;
+    }
+    if (known && !failed && strcmp(known->body, tile_body) != 0)
+      report(l, op, "check-signatures: the task's body is not @%s, the body of the earlier "
+             "task of its signature (a bug: the signature misses something the templates read)", known->body);
+    if (!known && !failed && !g.failed && !signature_add(l, &signature, signature_hash, tile_body, &g))
+      failed = true;
+  }
+  failed = failed || g.failed || g.entry.failed || g.globals.failed || body.failed;
+  latch_text_deinitialize(&signature);
 
   latch_text t = {0};
   latch_text_put(&t, "gpu.module @latch_lower_tasks_scratch {\n" SHARED_GLOBAL);
@@ -5144,6 +5302,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   latch_text_deinitialize(&g.entry);
   latch_text_deinitialize(&g.globals);
   free(g.constants);
+  free(g.requests);
   latch_text_deinitialize(&body);
   latch_text_deinitialize(&key);
   if (failed) {
@@ -5240,6 +5399,7 @@ typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
   bool vector_maps;
+  bool check_signatures;
 } lower_tasks_options;
 
 static const latch_pass_option lower_tasks_option_table[] = {
@@ -5256,6 +5416,10 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
      "elements per vector access (the same bits; 1.3-1.6% faster TinyMoE updates on the H200)",
      offsetof(lower_tasks_options, vector_maps)},
+    {"check-signatures", LATCH_OPTION_BOOL, "false",
+     "write every tile body, also of a task whose signature an earlier task had (whose body it then takes "
+     "without writing it), and report a task whose body is not that task's: a test of the signatures",
+     offsetof(lower_tasks_options, check_signatures)},
 };
 
 static MlirLogicalResult run(MlirOperation module, const void *options) {
@@ -5264,6 +5428,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
+  l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;
   l.context = mlirOperationGetContext(module);
   l.module = module;
   bool binds_ready = latch_ptrmap_initialize(&l.binds);
@@ -5305,6 +5470,11 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   for (size_t i = 0; i < l.shared_count; ++i)
     free(l.shared[i].key);
   free(l.shared);
+  for (size_t i = 0; i < l.signature_count; ++i) {
+    free(l.signatures[i].text);
+    free(l.signatures[i].requests);
+  }
+  free(l.signatures);
   if (l.schedule_ready)
     latch_schedule_deinitialize(&l.schedule);
   if (binds_ready)
