@@ -783,12 +783,6 @@ static void shared_store(gen *g, int index, int value) { shared_store_as(g, inde
 
 static void sync_threads(gen *g) { ln(g, "nvvm.barrier0"); }
 
-/* ---- cross-tile scratch (docs/device-abi.md "Task scratch") ----
- * A task whose tiles combine into one value keeps per-tile results in a zero-initialised global of the
- * module, @latch_task<N>_<what>, and an arrival counter beside it: each tile stores its partial result,
- * fences (release, gpu scope) and counts itself in; the tile that arrives last fences (acquire), combines
- * the partials in index order (so the bits do not depend on which tile was last) and resets the counter
- * for the next update. The counter is control only: no value is accumulated atomically. */
 /* One task_scratch or pooled_scratch call of a tile body's template. */
 typedef struct scratch_request {
   bool pooled;
@@ -814,6 +808,12 @@ static void record_request(gen *g, bool pooled, const char *what, int64_t count,
   r->count = count;
 }
 
+/* ---- cross-tile scratch (docs/device-abi.md "Task scratch") ----
+ * A task whose tiles combine into one value keeps per-tile results in a zero-initialised global of the
+ * module, @latch_task<N>_<what>, and an arrival counter beside it: each tile stores its partial result,
+ * fences (release, gpu scope) and counts itself in; the tile that arrives last fences (acquire), combines
+ * the partials in index order (so the bits do not depend on which tile was last) and resets the counter
+ * for the next update. The counter is control only: no value is accumulated atomically. */
 static int task_scratch(gen *g, const char *what, int64_t count, const char *type) {
   record_request(g, false, what, count, type);
   latch_text_put(&g->globals,
