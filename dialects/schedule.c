@@ -281,6 +281,13 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   return bytes / tiles / BYTES_PER_NS;
 }
 
+int64_t latch_scatter_tile_rows(int64_t rows) {
+  int64_t tile_rows = LATCH_SCATTER_MAX_TILE_ROWS;
+  while (tile_rows > LATCH_SCATTER_MIN_TILE_ROWS && ceil_div(rows, tile_rows) < LATCH_SPLIT_TILES)
+    tile_rows /= 2;
+  return tile_rows;
+}
+
 /* Output tiles of 128 x 128 for matrix products (times the k slices of latch_matmul_k_slices; the small
  * element-wise products of latch_matmul_is_small by output elements), LATCH_WARP_ROW_TILE rows for the
  * warp-per-row ops, 64 rows for the other row-wise ops, 8192 elements for
@@ -288,7 +295,7 @@ double latch_task_tile_cost_ns(MlirOperation task) {
  * attention and the split gradient's statistics (the products: those query-row tiles, then as many
  * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad,
  * (row tile, group) pairs x 128 columns for grouped_matmul (row tiles + groups of them),
- * LATCH_SCATTER_TILE_ROWS rows of a scatter_add_rows with many sources, 256 sort positions
+ * latch_scatter_tile_rows rows of a scatter_add_rows with many sources, 256 sort positions
  * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles of 64 columns x 256 rows; at least 1, at most
  * 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
@@ -348,7 +355,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     if (rows(mlirValueGetType(mlirOperationGetOperand(task, 0))) <= LATCH_SCATTER_ELEMENTWISE_SOURCES)
       tiles = ceil_div(latch_type_element_count(out), 8192);
     else
-      tiles = ceil_div(rows(out), LATCH_SCATTER_TILE_ROWS);
+      tiles = ceil_div(rows(out), latch_scatter_tile_rows(rows(out)));
     break;
   case LATCH_OP_TASK_BUCKET: { /* one position of the counting sort (of order, or also of ends) per thread */
     int64_t groups = latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 1)));

@@ -46,10 +46,16 @@ int latch_module_find_program(MlirOperation module, MlirOperation *out_program, 
 #define LATCH_SHARED_BYTES_ATTRIBUTE "latch.dynamic_shared_bytes"
 
 /* task.scatter_add_rows with at most LATCH_SCATTER_ELEMENTWISE_SOURCES source rows is lowered one output
- * element per thread (tiles of 8192 elements); with more, a tile owns LATCH_SCATTER_TILE_ROWS rows of y
- * (and reads the indices once). */
+ * element per thread (tiles of 8192 elements); with more, a tile owns latch_scatter_tile_rows(rows) rows of
+ * y (and reads all the indices once): LATCH_SCATTER_MAX_TILE_ROWS, or half of that while the task would
+ * have fewer than LATCH_SPLIT_TILES tiles, down to LATCH_SCATTER_MIN_TILE_ROWS. A tile's 8 warps sum its
+ * rows one after another, each a chain of dependent loads, so few tiles of many rows leave most of the
+ * GPU waiting on a few CTAs (TinyMoE 2x1024: 2048 rows in 32 tiles of 24 us while the others ran 3 us);
+ * more tiles read the indices more often (S x tiles), which stays small while the tiles are few. */
 #define LATCH_SCATTER_ELEMENTWISE_SOURCES 32
-#define LATCH_SCATTER_TILE_ROWS 64
+#define LATCH_SCATTER_MAX_TILE_ROWS 64
+#define LATCH_SCATTER_MIN_TILE_ROWS 8
+int64_t latch_scatter_tile_rows(int64_t rows);
 
 /* A task.matmul with fewer than LATCH_SPLIT_TILES output tiles of 128 x 128 splits its k range into
  * slices (each at least LATCH_SPLIT_MIN_DEPTH deep on tensor cores, LATCH_SPLIT_MIN_DEPTH_FP32 on the

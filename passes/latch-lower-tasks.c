@@ -16,8 +16,8 @@
  *
  * The rules every template follows:
  * - Tiles: the task is cut into "virtual tiles" by the rule of latch_task_tile_count without its clamp
- *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op (16 rows of
- *   a scatter_add_rows with many sources), 8192
+ *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op (64 to 8
+ *   rows of a scatter_add_rows with many sources: latch_scatter_tile_rows), 8192
  *   elements of elementwise work, copies and row gathers, 64 interleaved query rows of one (batch, head)
  *   for attention and its split gradient (attention_row_begin), one (batch, head, 128 queries) block of
  *   the unsplit attention_grad, (g, 128 x 128 of K x N) of grouped_matmul_weight_grad, (row tile, group)
@@ -2861,14 +2861,14 @@ static void gen_gather(gen *g, task_io *io) {
 
 /* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s. With few sources (at most
  * LATCH_SCATTER_ELEMENTWISE_SOURCES) one y element per thread iteration tests them all (elementwise tiles).
- * Otherwise a tile owns LATCH_SCATTER_TILE_ROWS rows of y and reads the S indices once, 256 at a time:
+ * Otherwise a tile owns latch_scatter_tile_rows(R) rows of y and reads the S indices once, 256 at a time:
  * the warps' ballots and their counts append the chunk's matches (s, local row) in increasing s to a
  * list in shared memory. When the list is nearly full, and after the last chunk, it is flushed: warp w
  * takes the tile's rows w, w + 8, ...; for each pass of SCATTER_LANE_COLUMNS columns per lane (lane l
  * owns columns l, l + 32, ...) it scans the list 32 entries at a time, and for each match of its row
  * (ballot, then the set bits in increasing lane order) adds row s of x into registers; the row is then
  * stored (the first flush starts from zero, a later one from what the first stored). So a tile reads the
- * S indices once (S R / LATCH_SCATTER_TILE_ROWS index reads in all), each source row is read once by the
+ * S indices once (S x tiles index reads in all), each source row is read once by the
  * tile that owns its row, and every sum runs in increasing s: the bits of the definition's order. */
 #define SCATTER_LANE_COLUMNS 8
 #define SCATTER_LIST 4096                          /* shared words: s of each match, then its local row */
@@ -2877,8 +2877,9 @@ static void gen_gather(gen *g, task_io *io) {
 _Static_assert(SCATTER_COUNTS + SCATTER_ROUNDS * WARPS <= SHARED_FLOATS, "the scatter tile fits @latch_smem");
 _Static_assert(SCATTER_ROUNDS * CTA_THREADS <= SCATTER_LIST, "a chunk's matches fit an empty list");
 
-/* The scatter's list flush (see gen_scatter_add_rows): `length` list entries, rows [r0, r0 + TILE_ROWS). */
-static void scatter_flush(gen *g, const tensor_ref *x, const tensor_ref *y, int r0, int length, int first) {
+/* The scatter's list flush (see gen_scatter_add_rows): `length` list entries, rows [r0, r0 + tile_rows). */
+static void scatter_flush(gen *g, const tensor_ref *x, const tensor_ref *y, int64_t tile_rows, int r0, int length,
+                          int first) {
   int64_t d = dim(x, 1), rows = dim(y, 0);
   int zero = ci64(g, 0), lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32);
   const char *f32s[SCATTER_LANE_COLUMNS + 1], *with_mask[SCATTER_LANE_COLUMNS + 1];
@@ -2886,7 +2887,7 @@ static void scatter_flush(gen *g, const tensor_ref *x, const tensor_ref *y, int 
     f32s[v] = "f32";
     with_mask[v] = v == 0 ? "i32" : "f32";
   }
-  int local = loop_begin(g, warp, ci64(g, LATCH_SCATTER_TILE_ROWS), ci64(g, WARPS));
+  int local = loop_begin(g, warp, ci64(g, tile_rows), ci64(g, WARPS));
   int row = add(g, r0, local);
   when_begin(g, cmpi(g, "slt", row, ci64(g, rows), "i64"));
   int pass = loop_begin(g, zero, ci64(g, d), ci64(g, 32 * SCATTER_LANE_COLUMNS));
@@ -2971,8 +2972,9 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
   }
   int zero = ci64(g, 0);
   int lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32);
-  int vt = tiles_begin(g, ceil_div(rows, LATCH_SCATTER_TILE_ROWS));
-  int r0 = mulc(g, vt, LATCH_SCATTER_TILE_ROWS);
+  int64_t tile_rows = latch_scatter_tile_rows(rows);
+  int vt = tiles_begin(g, ceil_div(rows, tile_rows));
+  int r0 = mulc(g, vt, tile_rows);
   const char *i64s[2] = {"i64", "i64"};
   int start[2] = {zero, ci64(g, 1)}, state[2], final_state[2]; /* list length, first flush still to come */
   int64_t chunk = (int64_t)SCATTER_ROUNDS * CTA_THREADS;
@@ -2991,7 +2993,7 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
     for (int u = 0; u < SCATTER_ROUNDS; ++u) {
       hit[u] = op2(g, "arith.andi", cmpi(g, "slt", s[u], ci64(g, s_count), "i64"),
                    op2(g, "arith.andi", cmpi(g, "sge", local[u], zero, "i64"),
-                       cmpi(g, "slt", local[u], ci64(g, LATCH_SCATTER_TILE_ROWS), "i64"), "i1"), "i1");
+                       cmpi(g, "slt", local[u], ci64(g, tile_rows), "i64"), "i1"), "i1");
       int mask = fresh(g);
       ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), hit[u]);
       count[u] = fresh(g);
@@ -3028,7 +3030,7 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
     int full = cmpi(g, "sgt", addc(g, grown, chunk), ci64(g, SCATTER_LIST), "i64");
     int next[2];
     if_begin(g, op2(g, "arith.ori", last, full, "i1"), 2, i64s, next);
-    scatter_flush(g, x, y, r0, grown, first);
+    scatter_flush(g, x, y, tile_rows, r0, grown, first);
     sync_threads(g); /* the list is read before the next chunk refills it */
     int flushed[2] = {zero, zero};
     if_else(g, 2, flushed, i64s);

@@ -647,7 +647,8 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 
 // -----
 
-// task.scatter_add_rows with many sources (100): a tile of 64 y rows (7 rows: one tile) reads the indices
+// task.scatter_add_rows with many sources (100): a tile of 8 y rows (7 rows: one tile; 64 rows would give
+// fewer than 256 tiles, and so would 32 and 16: latch_scatter_tile_rows halves down to 8) reads the indices
 // in chunks of 8 rounds of 256, all 8 loads first (the list length and "first flush to come" carried);
 // each (round, warp)'s ballot and match count (ctpop) go to shared memory, each match writes its s and
 // local row at its place (after the list so far, the chunk's earlier rounds, the matches of earlier warps,
@@ -660,7 +661,7 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 // CHECK: func.func @task_body_0(
 // CHECK: scf.for %{{.*}} = %c0_i64 to %c100_i64 step %c2048_i64 iter_args(%[[LEN:.*]] = %c0_i64, %[[FIRST:.*]] = %c1_i64) -> (i64, i64) : i64 {
 // CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<1> -> i32
-// CHECK: arith.cmpi slt, %{{.*}}, %c64_i64 : i64
+// CHECK: arith.cmpi slt, %{{.*}}, %c8_i64 : i64
 // CHECK: %[[MASK:.*]] = nvvm.vote.sync ballot %c-1_i32, %{{.*}} -> i32
 // CHECK: llvm.intr.ctpop(%[[MASK]]) : (i32) -> i32
 // CHECK-COUNT-7: nvvm.vote.sync ballot
@@ -672,7 +673,7 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: %{{.*}}:2 = scf.if %{{.*}} -> (i64, i64) {
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c64_i64 step %c8_i64 : i64 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c8_i64 step %c8_i64 : i64 {
 // CHECK: scf.for %{{.*}} = %c0_i64 to %c40_i64 step %c256_i64 : i64 {
 // CHECK: %[[SUMS:.*]]:8 = scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c32_i64 iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) : i64 {
 // CHECK: %[[ROWS:.*]] = nvvm.vote.sync ballot %c-1_i32, %{{.*}} -> i32
@@ -687,6 +688,26 @@ func.func @scatter_add_rows(%x: tensor<11x6xf32>, %idx: tensor<11xi32>) -> tenso
 func.func @scatter_add_rows_scan(%x: tensor<100x40xf32>, %idx: tensor<100xi32>) -> tensor<7x40xf32> {
   %y = "task.scatter_add_rows"(%x, %idx) {rows = 7 : i64} : (tensor<100x40xf32>, tensor<100xi32>) -> tensor<7x40xf32>
   return %y : tensor<7x40xf32>
+}
+
+// -----
+
+// The tile rows by the row count: 8192 rows in tiles of 64 would be 128 tiles (< 256), in tiles of 32 are
+// 256 (the body's tile range), whose warps take rows w and w + 8, w + 16, w + 24; 16384 rows keep 64
+// (256 tiles).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, 256>}
+// CHECK: arith.cmpi slt, %{{.*}}, %c32_i64 : i64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c32_i64 step %c8_i64 : i64 {
+// CHECK: func.func @task_body_1(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, 256>}
+// CHECK: arith.cmpi slt, %{{.*}}, %c64_i64 : i64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64_i64 step %c8_i64 : i64 {
+// CHECK: sym_name = "scatter_add_rows_tile_rows"
+func.func @scatter_add_rows_tile_rows(%x: tensor<100x40xf32>, %idx: tensor<100xi32>)
+    -> (tensor<8192x40xf32>, tensor<16384x40xf32>) {
+  %y = "task.scatter_add_rows"(%x, %idx) {rows = 8192 : i64} : (tensor<100x40xf32>, tensor<100xi32>) -> tensor<8192x40xf32>
+  %z = "task.scatter_add_rows"(%x, %idx) {rows = 16384 : i64} : (tensor<100x40xf32>, tensor<100xi32>) -> tensor<16384x40xf32>
+  return %y, %z : tensor<8192x40xf32>, tensor<16384x40xf32>
 }
 
 // -----
