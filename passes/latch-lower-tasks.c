@@ -91,6 +91,22 @@ static int64_t ceil_div(int64_t a, int64_t b) { return b > 0 ? (a + b - 1) / b :
 
 /* ---- the pass's view of the program ------------------------------------------------------------------ */
 
+/* A text and the name given to it: a function's text without its name and the function's name, or a
+ * task's signature and its tile body's name (with the scratch requests of that body's template). */
+typedef struct named_text {
+  char *key;
+  size_t length;
+  uint64_t hash;
+  char name[MAX_SYMBOL];
+  struct scratch_request *requests; /* signatures only: task_scratch and pooled_scratch calls in order */
+  int request_count;
+} named_text;
+
+typedef struct text_table {
+  named_text *entries;
+  size_t count, capacity;
+} text_table;
+
 typedef struct lowerer {
   MlirContext context;
   MlirOperation module, program, gpu_module;
@@ -100,8 +116,7 @@ typedef struct lowerer {
   MlirSymbolTable symbols; /* of gpu.module @latch as the pass found it */
   /* Functions shared between tasks: the tile bodies (@task_body_<N>) and the map bodies (@map_body_<N>)
    * written so far, keyed by their text without their name. */
-  struct shared_function *shared;
-  size_t shared_count, shared_capacity;
+  text_table shared;
   /* Pooled task scratch (pooled_scratch): the interval of the task being lowered, the pools its earlier
    * tasks took, and each pool's largest request in floats. */
   int current_interval, pool_interval, pool_next, pool_count;
@@ -110,9 +125,8 @@ typedef struct lowerer {
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
-  /* Tile bodies by the signature of their task (body_signature), and the option that checks them. */
-  struct body_signature *signatures;
-  size_t signature_count, signature_capacity;
+  /* Tile bodies by the signature of their task (write_signature), and the option that checks them. */
+  text_table signatures;
   bool check_signatures;
   /* The tasks written and not yet parsed (parse_pending), in program order. */
   struct pending_task *pending;
@@ -4966,13 +4980,6 @@ static bool symbol_taken(lowerer *l, const char *name) {
  * their tile bodies differ only in the pointers they take, so one body serves them all and each task's
  * own function only computes its pointers and calls it. Keys are the functions' text without the name. */
 
-typedef struct shared_function {
-  char *key;
-  size_t length;
-  uint64_t hash;
-  char name[MAX_SYMBOL];
-} shared_function;
-
 static uint64_t text_hash(const char *data, size_t length) {
   uint64_t h = 1469598103934665603ull; /* FNV-1a */
   for (size_t i = 0; i < length; ++i)
@@ -4980,34 +4987,46 @@ static uint64_t text_hash(const char *data, size_t length) {
   return h;
 }
 
-/* The name of the function written before whose key is `key` (of text_hash `hash`), or NULL. */
-static const char *shared_lookup(const lowerer *l, const char *key, size_t length, uint64_t hash) {
-  for (size_t i = 0; i < l->shared_count; ++i)
-    if (l->shared[i].hash == hash && l->shared[i].length == length && memcmp(l->shared[i].key, key, length) == 0)
-      return l->shared[i].name;
+/* The entry of `key` (of text_hash `hash`), or NULL. */
+static const named_text *table_lookup(const text_table *t, const char *key, size_t length, uint64_t hash) {
+  for (size_t i = 0; i < t->count; ++i) {
+    const named_text *e = &t->entries[i];
+    if (e->hash == hash && e->length == length && memcmp(e->key, key, length) == 0)
+      return e;
+  }
   return NULL;
 }
 
-static bool shared_add(lowerer *l, const char *key, size_t length, uint64_t hash, const char *name) {
-  if (l->shared_count == l->shared_capacity) {
-    size_t capacity = l->shared_capacity ? 2 * l->shared_capacity : 64;
-    shared_function *grown = realloc(l->shared, capacity * sizeof(*grown));
+/* A new entry naming `key` `name` (no requests), or NULL when out of memory. */
+static named_text *table_add(text_table *t, const char *key, size_t length, uint64_t hash, const char *name) {
+  if (t->count == t->capacity) {
+    size_t capacity = t->capacity ? 2 * t->capacity : 64;
+    named_text *grown = realloc(t->entries, capacity * sizeof(*grown));
     if (!grown)
-      return false;
-    l->shared = grown;
-    l->shared_capacity = capacity;
+      return NULL;
+    t->entries = grown;
+    t->capacity = capacity;
   }
-  shared_function *f = &l->shared[l->shared_count];
-  f->key = malloc(length + 1);
-  if (!f->key)
-    return false;
-  memcpy(f->key, key, length);
-  f->key[length] = '\0';
-  f->length = length;
-  f->hash = hash;
-  snprintf(f->name, sizeof(f->name), "%s", name);
-  l->shared_count++;
-  return true;
+  named_text *e = &t->entries[t->count];
+  memset(e, 0, sizeof(*e));
+  e->key = malloc(length + 1);
+  if (!e->key)
+    return NULL;
+  memcpy(e->key, key, length);
+  e->key[length] = '\0';
+  e->length = length;
+  e->hash = hash;
+  snprintf(e->name, sizeof(e->name), "%s", name);
+  t->count++;
+  return e;
+}
+
+static void table_deinitialize(text_table *t) {
+  for (size_t i = 0; i < t->count; ++i) {
+    free(t->entries[i].key);
+    free(t->entries[i].requests);
+  }
+  free(t->entries);
 }
 
 static void print_to_text(MlirStringRef piece, void *user_data) {
@@ -5024,14 +5043,14 @@ static bool use_map_body(lowerer *l, MlirOperation map, task_io *io, int index, 
   latch_text key = {0};
   mlirOperationPrint(func, print_to_text, &key);
   uint64_t hash = key.failed ? 0 : text_hash(key.data, key.length);
-  const char *earlier = key.failed ? NULL : shared_lookup(l, key.data, key.length, hash);
+  const named_text *earlier = key.failed ? NULL : table_lookup(&l->shared, key.data, key.length, hash);
   bool ok = !key.failed;
   if (earlier) {
-    snprintf(io->map_body, sizeof(io->map_body), "%s", earlier);
+    snprintf(io->map_body, sizeof(io->map_body), "%s", earlier->name);
     mlirOperationDestroy(func);
   } else {
     snprintf(io->map_body, sizeof(io->map_body), "map_body_%d", index);
-    ok = ok && shared_add(l, key.data, key.length, hash, io->map_body);
+    ok = ok && table_add(&l->shared, key.data, key.length, hash, io->map_body);
     mlirOperationSetAttributeByName(func, str("sym_name"), mlirStringAttrGet(l->context, str(io->map_body)));
     *added = func;
   }
@@ -5050,15 +5069,6 @@ static bool use_map_body(lowerer *l, MlirOperation map, task_io *io, int index, 
  * gets that task's body without writing it, and repeats its scratch requests (which name its own globals
  * and take this interval's pools). latch-lower-tasks{check-signatures} writes every body anyway and
  * reports a task whose body differs from its signature's. */
-
-typedef struct body_signature {
-  char *text;
-  size_t length;
-  uint64_t hash;
-  char body[MAX_SYMBOL];
-  scratch_request *requests;
-  int request_count;
-} body_signature;
 
 static void write_tensor_signature(latch_text *s, const tensor_ref *t) {
   latch_text_put(s, "%d %lld %lld %u %d\n", (int)t->kind, (long long)(t->kind == PLACE_ARENA ? t->where % 256 : 0),
@@ -5097,42 +5107,7 @@ static void write_signature(latch_text *s, MlirOperation op, const task_io *io, 
   }
 }
 
-static const body_signature *signature_lookup(const lowerer *l, const latch_text *text, uint64_t hash) {
-  for (size_t i = 0; i < l->signature_count; ++i) {
-    const body_signature *b = &l->signatures[i];
-    if (b->hash == hash && b->length == text->length && memcmp(b->text, text->data, text->length) == 0)
-      return b;
-  }
-  return NULL;
-}
-
-/* Records the signature `text` of a task whose tile body is `body`; takes the gen's requests. */
-static bool signature_add(lowerer *l, const latch_text *text, uint64_t hash, const char *body, gen *g) {
-  if (l->signature_count == l->signature_capacity) {
-    size_t capacity = l->signature_capacity ? 2 * l->signature_capacity : 64;
-    body_signature *grown = realloc(l->signatures, capacity * sizeof(*grown));
-    if (!grown)
-      return false;
-    l->signatures = grown;
-    l->signature_capacity = capacity;
-  }
-  body_signature *b = &l->signatures[l->signature_count];
-  b->text = malloc(text->length + 1);
-  if (!b->text)
-    return false;
-  memcpy(b->text, text->data, text->length + 1);
-  b->length = text->length;
-  b->hash = hash;
-  snprintf(b->body, sizeof(b->body), "%s", body);
-  b->requests = g->requests;
-  b->request_count = g->request_count;
-  g->requests = NULL;
-  g->request_count = g->request_capacity = 0;
-  l->signature_count++;
-  return true;
-}
-
-static void repeat_requests(gen *g, const body_signature *b) {
+static void repeat_requests(gen *g, const named_text *b) {
   for (int i = 0; i < b->request_count; ++i) {
     const scratch_request *r = &b->requests[i];
     if (r->pooled)
@@ -5354,11 +5329,12 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   write_signature(&signature, op, &io, tiles);
   bool failed = signature.failed;
   uint64_t signature_hash = failed ? 0 : text_hash(signature.data, signature.length);
-  const body_signature *known = failed ? NULL : signature_lookup(l, &signature, signature_hash);
+  const named_text *known =
+      failed ? NULL : table_lookup(&l->signatures, signature.data, signature.length, signature_hash);
   bool earlier = false; /* tile_body names an earlier task's body */
   if (known && !l->check_signatures) {
     repeat_requests(&g, known);
-    snprintf(tile_body, sizeof(tile_body), "%s", known->body);
+    snprintf(tile_body, sizeof(tile_body), "%s", known->name);
     earlier = true;
   } else {
     generate_body(&g, &io, op, kind);
@@ -5372,18 +5348,26 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
                    body.data ? body.data : "");
     failed = failed || key.failed;
     uint64_t hash = failed ? 0 : text_hash(key.data, key.length);
-    const char *shared = failed ? NULL : shared_lookup(l, key.data, key.length, hash);
+    const named_text *shared = failed ? NULL : table_lookup(&l->shared, key.data, key.length, hash);
     if (shared) {
-      snprintf(tile_body, sizeof(tile_body), "%s", shared);
+      snprintf(tile_body, sizeof(tile_body), "%s", shared->name);
       earlier = true;
-    } else if (!failed && !shared_add(l, key.data, key.length, hash, tile_body)) {
+    } else if (!failed && !table_add(&l->shared, key.data, key.length, hash, tile_body)) {
       failed = true;
     }
-    if (known && !failed && strcmp(known->body, tile_body) != 0)
+    if (known && !failed && strcmp(known->name, tile_body) != 0)
       report(l, op, "check-signatures: the task's body is not @%s, the body of the earlier "
-             "task of its signature (a bug: the signature misses something the templates read)", known->body);
-    if (!known && !failed && !g.failed && !signature_add(l, &signature, signature_hash, tile_body, &g))
-      failed = true;
+             "task of its signature (a bug: the signature misses something the templates read)", known->name);
+    if (!known && !failed && !g.failed) {
+      /* the signature's entry takes the body's scratch requests */
+      named_text *added = table_add(&l->signatures, signature.data, signature.length, signature_hash, tile_body);
+      if (added) {
+        added->requests = g.requests;
+        added->request_count = g.request_count;
+        g.requests = NULL;
+      }
+      failed = !added;
+    }
   }
   failed = failed || g.failed || g.entry.failed || g.globals.failed || body.failed;
   latch_text_deinitialize(&signature);
@@ -5577,14 +5561,8 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   } else if (!binds_ready) {
     l.errors++;
   }
-  for (size_t i = 0; i < l.shared_count; ++i)
-    free(l.shared[i].key);
-  free(l.shared);
-  for (size_t i = 0; i < l.signature_count; ++i) {
-    free(l.signatures[i].text);
-    free(l.signatures[i].requests);
-  }
-  free(l.signatures);
+  table_deinitialize(&l.shared);
+  table_deinitialize(&l.signatures);
   free_pending(&l);
   if (l.schedule_ready)
     latch_schedule_deinitialize(&l.schedule);
