@@ -41,6 +41,10 @@
 /* args[1] points to the sync words (64 u32 that the runtime zeroes before each update): the grid barrier's
  * counter in word 0, the tile counter in word 32 (its own 128-byte line, away from the barrier's spinning). */
 #define TILE_COUNTER_WORD 32
+/* With dataflow: task k's count of finished tiles in word DATAFLOW_FIRST_WORD + k; then each counted wave's
+ * tile counter on a 128-byte line of its own (docs/device-abi.md "Dataflow"). */
+#define DATAFLOW_FIRST_WORD 64
+#define LINE_WORDS 32
 /* u64 words of a tile's record in the trace (trace-tiles): begin, end, the CTA that ran it. */
 #define TILE_RECORD_WORDS 3
 /* The tile loop counts in i32 and adds gridDim.x to the tile index: totals stay far from overflow. */
@@ -55,6 +59,7 @@ typedef struct lower_options {
   bool trace_tiles;
   int64_t spin_sleep_ns;
   bool table_dispatch;
+  bool dataflow;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -87,6 +92,11 @@ static const latch_pass_option lower_option_table[] = {
      "bodies with wgmma are inlined once (ptxas serializes wgmma in a called function); correct on the H200 "
      "but 1.2-1.3x slower on TinyMoE: off by default",
      offsetof(lower_options, table_dispatch)},
+    {"dataflow", LATCH_OPTION_BOOL, "false",
+     "@latch_main has no grid barriers: each task counts its finished tiles, and a CTA starts a wave once "
+     "the earlier tasks it conflicts with (what it reads they write, what it writes they read or write: "
+     "arena bytes, arguments, shared scratch) have all their tiles done (not with table-dispatch)",
+     offsetof(lower_options, dataflow)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -154,6 +164,13 @@ typedef struct lowerer {
   int64_t spin_sleep_ns;   /* latch-lower-intervals{spin-sleep} */
   bool trace_tiles;        /* and records each tile's begin and end when tracing */
   bool table_dispatch;     /* latch-lower-intervals{table-dispatch} */
+  bool dataflow;           /* latch-lower-intervals{dataflow}: dependency waits instead of grid barriers */
+  /* With dataflow, per wave of the program (interval by interval, wave by wave): the tasks whose tiles
+   * must all be done before a CTA starts it, wave_deps[dep_start[g] .. dep_start[g + 1]). */
+  int *interval_first_wave; /* the program-wide number of each interval's wave 0 */
+  int wave_count;
+  int *dep_start, *wave_deps;
+  int64_t ticket_first_word, sync_words;
   int errors;
 } lowerer;
 
@@ -332,6 +349,231 @@ static bool read_program(lowerer *l) {
   return l->errors == 0;
 }
 
+/* ---- dataflow: which earlier tasks a wave waits for ------------------------------------------------------
+ * docs/device-abi.md "Dataflow". A task's accesses: the arena bytes of its operands (read) and results
+ * (written), the program arguments it reads or writes over (task.adamw), and the module globals its device
+ * function names (pooled scratch that tasks of different intervals share: written). Two tasks conflict
+ * when some access of each touches the same bytes and one of them writes; an access that cannot be placed
+ * conflicts with everything. A wave waits for every earlier task it conflicts with, less those that an
+ * already chosen one implies (a task's tiles are done only after its wave's own waits were met). */
+static int64_t arena_offset(const lowerer *l, MlirValue value);
+static intptr_t alias_arg(const lowerer *l, MlirValue value);
+static int64_t value_bytes(MlirValue value);
+static bool wave_counted(const lowerer *l, int interval, int wave);
+
+enum { BUFFER_UNKNOWN = -2, BUFFER_ARENA = -1, BUFFER_GLOBAL = 1 << 24 };
+
+typedef struct task_access {
+  int64_t buffer; /* BUFFER_ARENA, an argument's number, BUFFER_GLOBAL + a global's number, BUFFER_UNKNOWN */
+  int64_t begin, end;
+  bool write;
+} task_access;
+
+typedef struct access_list {
+  task_access *items;
+  size_t count, capacity;
+} access_list;
+
+typedef struct dataflow_plan {
+  access_list *accesses; /* per lowered task */
+  char (*globals)[MAX_SYMBOL];
+  size_t global_count, global_capacity;
+  bool failed;
+} dataflow_plan;
+
+static void add_access(dataflow_plan *p, access_list *list, int64_t buffer, int64_t begin, int64_t end, bool write) {
+  if (list->count == list->capacity) {
+    size_t capacity = list->capacity ? 2 * list->capacity : 8;
+    task_access *items = realloc(list->items, capacity * sizeof(*items));
+    if (!items) {
+      p->failed = true;
+      return;
+    }
+    list->items = items;
+    list->capacity = capacity;
+  }
+  list->items[list->count++] = (task_access){buffer, begin, end, write};
+}
+
+static int64_t global_number(dataflow_plan *p, MlirStringRef name) {
+  for (size_t g = 0; g < p->global_count; ++g)
+    if (strlen(p->globals[g]) == name.length && memcmp(p->globals[g], name.data, name.length) == 0)
+      return BUFFER_GLOBAL + (int64_t)g;
+  if (p->global_count == p->global_capacity) {
+    size_t capacity = p->global_capacity ? 2 * p->global_capacity : 16;
+    char(*globals)[MAX_SYMBOL] = realloc(p->globals, capacity * sizeof(*globals));
+    if (!globals) {
+      p->failed = true;
+      return BUFFER_UNKNOWN;
+    }
+    p->globals = globals;
+    p->global_capacity = capacity;
+  }
+  snprintf(p->globals[p->global_count], MAX_SYMBOL, "%.*s", (int)(name.length < MAX_SYMBOL ? name.length : 0),
+           name.data);
+  return BUFFER_GLOBAL + (int64_t)p->global_count++;
+}
+
+/* A value the task reads (write = false) or writes. */
+static void add_value_access(const lowerer *l, dataflow_plan *p, access_list *list, MlirValue value, bool write) {
+  if (!mlirTypeIsARankedTensor(mlirValueGetType(value)))
+    return;
+  intptr_t arg = alias_arg(l, value);
+  if (arg >= 0) {
+    add_access(p, list, arg, 0, INT64_MAX, write);
+    return;
+  }
+  int64_t offset = arena_offset(l, value);
+  if (offset >= 0) {
+    add_access(p, list, BUFFER_ARENA, offset, offset + value_bytes(value), write);
+    return;
+  }
+  /* Constants before the first interval are the program's own and never written. */
+  if (!write && latch_schedule_interval_of(&l->schedule, value) == -1)
+    return;
+  add_access(p, list, BUFFER_UNKNOWN, 0, INT64_MAX, true);
+}
+
+typedef struct global_walk {
+  dataflow_plan *plan;
+  access_list *list;
+} global_walk;
+
+static MlirWalkResult find_globals(MlirOperation op, void *user_data) {
+  global_walk *walk = user_data;
+  if (!latch_op_is(op, "llvm.mlir.addressof"))
+    return MlirWalkResultAdvance;
+  MlirAttribute name = mlirOperationGetAttributeByName(op, str("global_name"));
+  if (mlirAttributeIsNull(name) || !mlirAttributeIsAFlatSymbolRef(name)) {
+    add_access(walk->plan, walk->list, BUFFER_UNKNOWN, 0, INT64_MAX, true);
+    return MlirWalkResultAdvance;
+  }
+  MlirStringRef symbol = mlirFlatSymbolRefAttrGetValue(name);
+  /* Shared memory is the CTA's own: its tiles run one after another, with CTA barriers between. */
+  if (mlirStringRefEqual(symbol, str("latch_smem")) || mlirStringRefEqual(symbol, str("latch_next_tile")))
+    return MlirWalkResultAdvance;
+  add_access(walk->plan, walk->list, global_number(walk->plan, symbol), 0, INT64_MAX, true);
+  return MlirWalkResultAdvance;
+}
+
+static bool accesses_conflict(const access_list *a, const access_list *b) {
+  for (size_t i = 0; i < a->count; ++i)
+    for (size_t j = 0; j < b->count; ++j) {
+      const task_access *x = &a->items[i], *y = &b->items[j];
+      if (!x->write && !y->write)
+        continue;
+      if (x->buffer == BUFFER_UNKNOWN || y->buffer == BUFFER_UNKNOWN)
+        return true;
+      if (x->buffer == y->buffer && x->begin < y->end && y->begin < x->end)
+        return true;
+    }
+  return false;
+}
+
+/* The program-wide number of wave `wave` of interval `interval`. */
+static int global_wave(const lowerer *l, int interval, int wave) { return l->interval_first_wave[interval] + wave; }
+
+static bool plan_dataflow(lowerer *l) {
+  size_t n = l->task_count;
+  l->interval_first_wave = calloc((size_t)l->interval_count + 1, sizeof(int));
+  if (!l->interval_first_wave) {
+    report(l, l->program, "out of memory");
+    return false;
+  }
+  for (int i = 0; i < l->interval_count; ++i) {
+    l->interval_first_wave[i] = l->wave_count;
+    l->wave_count += l->interval_waves[i];
+  }
+  dataflow_plan plan = {0};
+  plan.accesses = calloc(n + 1, sizeof(*plan.accesses));
+  uint64_t *implied = calloc((n + 1) * ((n + 64) / 64), sizeof(uint64_t)); /* per task: tasks done with it */
+  uint64_t *covered = calloc((n + 64) / 64, sizeof(uint64_t));
+  size_t words = (n + 64) / 64;
+  int *order = calloc(n + 1, sizeof(int));
+  l->dep_start = calloc((size_t)l->wave_count + 2, sizeof(int));
+  size_t dep_capacity = 64;
+  l->wave_deps = calloc(dep_capacity, sizeof(int));
+  if (!plan.accesses || !implied || !covered || !order || !l->dep_start || !l->wave_deps)
+    plan.failed = true;
+  MlirSymbolTable symbols = mlirSymbolTableCreate(l->gpu_module);
+  for (size_t k = 0; k < n && !plan.failed; ++k) {
+    const lowered_task *task = &l->tasks[k];
+    if (task->tiles == 0)
+      continue;
+    access_list *list = &plan.accesses[k];
+    for (intptr_t i = 0, count = mlirOperationGetNumOperands(task->op); i < count; ++i)
+      add_value_access(l, &plan, list, mlirOperationGetOperand(task->op, i), false);
+    for (intptr_t i = 0, count = mlirOperationGetNumResults(task->op); i < count; ++i)
+      add_value_access(l, &plan, list, mlirOperationGetResult(task->op, i), true);
+    MlirOperation function = mlirSymbolTableLookup(symbols, str(task->function));
+    global_walk walk = {&plan, list};
+    if (!mlirOperationIsNull(function))
+      mlirOperationWalk(function, find_globals, &walk, MlirWalkPreOrder);
+  }
+  mlirSymbolTableDestroy(symbols);
+  /* Tasks by wave, then by number (the order in which the kernel runs their waves). */
+  size_t ordered = 0;
+  for (int i = 0; i < l->interval_count && !plan.failed; ++i)
+    for (int wave = 0; wave < l->interval_waves[i]; ++wave)
+      for (size_t k = 0; k < n; ++k)
+        if (l->tasks[k].interval == i && l->tasks[k].wave == wave && l->tasks[k].tiles > 0)
+          order[ordered++] = (int)k;
+  size_t dep_count = 0, position = 0;
+  for (int g = 0; g < l->wave_count && !plan.failed; ++g) {
+    l->dep_start[g] = (int)dep_count;
+    size_t first = position;
+    while (position < ordered && global_wave(l, l->tasks[order[position]].interval, l->tasks[order[position]].wave) == g)
+      position++;
+    memset(covered, 0, words * sizeof(uint64_t));
+    /* The latest conflicting task first: it implies most of the others. */
+    for (size_t e = first; e-- > 0 && !plan.failed;) {
+      int earlier = order[e];
+      if (covered[earlier / 64] >> (earlier % 64) & 1)
+        continue;
+      bool conflict = false;
+      for (size_t m = first; m < position && !conflict; ++m)
+        conflict = accesses_conflict(&plan.accesses[order[m]], &plan.accesses[earlier]);
+      if (!conflict)
+        continue;
+      if (dep_count == dep_capacity) {
+        int *grown = realloc(l->wave_deps, 2 * dep_capacity * sizeof(int));
+        if (!grown) {
+          plan.failed = true;
+          break;
+        }
+        l->wave_deps = grown;
+        dep_capacity *= 2;
+      }
+      l->wave_deps[dep_count++] = earlier;
+      for (size_t w = 0; w < words; ++w)
+        covered[w] |= implied[(size_t)earlier * words + w];
+    }
+    for (size_t m = first; m < position; ++m) {
+      int task = order[m];
+      memcpy(&implied[(size_t)task * words], covered, words * sizeof(uint64_t));
+      implied[(size_t)task * words + (size_t)task / 64] |= (uint64_t)1 << (task % 64);
+    }
+  }
+  l->dep_start[l->wave_count] = (int)dep_count;
+  /* The sync words: the task counters, then each counted wave's tile counter on its own line. */
+  l->ticket_first_word = (DATAFLOW_FIRST_WORD + (int64_t)n + LINE_WORDS - 1) / LINE_WORDS * LINE_WORDS;
+  int64_t counted = 0;
+  for (int i = 0; i < l->interval_count; ++i)
+    for (int wave = 0; wave < l->interval_waves[i]; ++wave)
+      counted += wave_counted(l, i, wave);
+  l->sync_words = l->ticket_first_word + LINE_WORDS * counted;
+  for (size_t k = 0; plan.accesses && k < n; ++k)
+    free(plan.accesses[k].items);
+  free(plan.accesses);
+  free(plan.globals);
+  free(implied);
+  free(covered);
+  free(order);
+  if (plan.failed)
+    report(l, l->program, "out of memory planning the dataflow waits");
+  return !plan.failed;
+}
+
 /* ---- the kernel as MLIR text ------------------------------------------------------------------------- */
 
 typedef struct writer {
@@ -441,18 +683,124 @@ static void write_tile_dispatch(writer *w, const lowerer *l, int interval, int w
     latch_text_put(t, "      }\n");
 }
 
+/* With dataflow, the lowered task (its number) whose tiles hold tile %v<tile> of the wave. */
+static int write_task_of_tile(writer *w, const lowerer *l, const char *indent, int interval, int wave, int tile) {
+  latch_text *t = w->t;
+  int task = -1;
+  int64_t start = 0;
+  for (size_t i = 0; i < l->task_count; ++i) {
+    const lowered_task *lowered = &l->tasks[i];
+    if (lowered->interval != interval || lowered->wave != wave || lowered->tiles == 0)
+      continue;
+    int number = fresh(w);
+    latch_text_put(t, "%s%%v%d = arith.constant %zu : i32\n", indent, number, i);
+    if (task < 0) {
+      task = number;
+    } else {
+      int bound = fresh(w), past = fresh(w), chosen = fresh(w);
+      latch_text_put(t, "%s%%v%d = arith.constant %lld : i32\n", indent, bound, (long long)start);
+      latch_text_put(t, "%s%%v%d = arith.cmpi uge, %%v%d, %%v%d : i32\n", indent, past, tile, bound);
+      latch_text_put(t, "%s%%v%d = arith.select %%v%d, %%v%d, %%v%d : i32\n", indent, chosen, past, number, task);
+      task = chosen;
+    }
+    start += lowered->tiles;
+  }
+  return task;
+}
+
+/* Thread 0 (inside its scf.if) adds %v<count> finished tiles to task %v<task>'s counter: a release fence
+ * (the CTA barrier before it made the CTA's stores its own), then a relaxed add. */
+static void write_signal(writer *w, const char *indent, int task, int count) {
+  latch_text *t = w->t;
+  int address = fresh(w), old = fresh(w);
+  latch_text_put(t, "%sllvm.fence syncscope(\"device\") release\n", indent);
+  latch_text_put(t, "%s%%v%d = llvm.getelementptr %%task_done[%%v%d] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32\n",
+                 indent, address, task);
+  latch_text_put(t, "%s%%v%d = llvm.atomicrmw add %%v%d, %%v%d syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
+                 indent, old, address, count);
+}
+
+/* With dataflow, before tile %v<tile>: the task it belongs to (returned), and when that is not task
+ * %v<current>, the %v<count> tiles the CTA ran of %v<current> are signalled (after a CTA barrier when
+ * `barrier`: the round robin loop has none between tiles). A CTA's tiles of one task are consecutive (its
+ * tiles come in increasing order), so it signals each task once per wave. Sets *out_switched. */
+static int write_switch_task(writer *w, const lowerer *l, const char *indent, int interval, int wave, int tile,
+                             int current, int count, bool barrier, int *out_switched) {
+  latch_text *t = w->t;
+  int task = write_task_of_tile(w, l, indent, interval, wave, tile);
+  int switched = fresh(w), pending = fresh(w), flush = fresh(w);
+  latch_text_put(t, "%s%%v%d = arith.cmpi ne, %%v%d, %%v%d : i32\n", indent, switched, task, current);
+  latch_text_put(t, "%s%%v%d = arith.cmpi ne, %%v%d, %%c0 : i32\n", indent, pending, count);
+  latch_text_put(t, "%s%%v%d = arith.andi %%v%d, %%v%d : i1\n", indent, flush, switched, pending);
+  latch_text_put(t, "%sscf.if %%v%d {\n", indent, flush);
+  if (barrier)
+    latch_text_put(t, "%s  nvvm.barrier0\n", indent);
+  latch_text_put(t, "%s  scf.if %%leader {\n", indent);
+  char inner[64];
+  snprintf(inner, sizeof(inner), "%s    ", indent);
+  write_signal(w, inner, current, count);
+  latch_text_put(t, "%s  }\n", indent);
+  latch_text_put(t, "%s}\n", indent);
+  *out_switched = switched;
+  return task;
+}
+
+/* The count carried to the next tile: 1 after a switch, else one more. */
+static int write_next_count(writer *w, const char *indent, int switched, int count) {
+  int more = fresh(w), next = fresh(w);
+  latch_text_put(w->t, "%s%%v%d = arith.addi %%v%d, %%c1 : i32\n", indent, more, count);
+  latch_text_put(w->t, "%s%%v%d = arith.select %%v%d, %%c1, %%v%d : i32\n", indent, next, switched, more);
+  return next;
+}
+
+/* After a dataflow loop whose results %v<results>#2 and #3 (or #0 and #1 when `first` is 0) are the last
+ * task and its count: thread 0 signals them. */
+static void write_final_signal(writer *w, int results, int first) {
+  latch_text *t = w->t;
+  int pending = fresh(w);
+  latch_text_put(t, "    scf.if %%leader {\n");
+  latch_text_put(t, "      %%v%d = arith.cmpi ne, %%v%d#%d, %%c0 : i32\n", pending, results, first + 1);
+  latch_text_put(t, "      scf.if %%v%d {\n", pending);
+  char task[32], count[32];
+  snprintf(task, sizeof(task), "%d#%d", results, first);
+  snprintf(count, sizeof(count), "%d#%d", results, first + 1);
+  int address = fresh(w), old = fresh(w);
+  latch_text_put(t, "        llvm.fence syncscope(\"device\") release\n");
+  latch_text_put(t, "        %%v%d = llvm.getelementptr %%task_done[%%v%s] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32\n",
+                 address, task);
+  latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%v%d, %%v%s syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
+                 old, address, count);
+  latch_text_put(t, "      }\n");
+  latch_text_put(t, "    }\n");
+}
+
 /* Round robin (the staged kernels, and @latch_main with tile-counter=false): for (t = blockIdx.x;
- * t < total; t += gridDim.x). */
-static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave) {
+ * t < total; t += gridDim.x). With dataflow (@latch_main only) the loop carries the task of the last tile
+ * and how many of its tiles the CTA ran, and signals them when the task changes and after the loop (a CTA
+ * barrier first, then thread 0). */
+static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave, bool dataflow) {
   latch_text *t = w->t;
   int64_t total = wave_tiles(l, interval, wave);
   if (total == 0)
     return;
   int total_value = fresh(w), tile = fresh(w);
   latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
-  latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
+  if (!dataflow) {
+    latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
+    write_tile_dispatch(w, l, interval, wave, tile);
+    latch_text_put(t, "    }\n");
+    return;
+  }
+  int results = fresh(w), current = fresh(w), count = fresh(w), switched;
+  latch_text_put(t, "    %%v%d:2 = scf.for %%v%d = %%cta to %%v%d step %%grid iter_args(%%v%d = %%c0, %%v%d = %%c0) -> "
+                    "(i32, i32) : i32 {\n", results, tile, total_value, current, count);
+  int task = write_switch_task(w, l, "      ", interval, wave, tile, current, count, true, &switched);
   write_tile_dispatch(w, l, interval, wave, tile);
+  int next = write_next_count(w, "      ", switched, count);
+  latch_text_put(t, "      scf.yield %%v%d, %%v%d : i32, i32\n", task, next);
   latch_text_put(t, "    }\n");
+  latch_text_put(t, "    nvvm.barrier0\n");
+  write_final_signal(w, results, 0);
 }
 
 /* A tracing CTA's thread 0 stores %globaltimer into word `word` (0: begin, 1: end) of the record of tile
@@ -518,26 +866,50 @@ static int write_hand_over(writer *w, const char *indent, int ticket, int base, 
  * With trace-tiles, a tracing CTA's thread 0 also records when the tile began and when its threads were
  * done (after the barrier) at %tile_records[3 (base + tile)] (docs/device-abi.md "Trace"). Returns the
  * wave's tiles: the tickets it draws. */
-static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interval, int wave, uint32_t base) {
+static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interval, int wave, uint32_t base,
+                                        int dataflow_ticket_word) {
   latch_text *t = w->t;
   int64_t total = wave_tiles(l, interval, wave);
   if (total == 0)
     return 0;
+  bool dataflow = dataflow_ticket_word >= 0;
+  /* With dataflow, waves may overlap in time, so each counted wave has a tile counter of its own. */
+  char counter[32] = "%tile_counter";
+  if (dataflow) {
+    int own = fresh(w);
+    latch_text_put(t, "    %%v%d = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n", own,
+                   dataflow_ticket_word);
+    snprintf(counter, sizeof(counter), "%%v%d", own);
+  }
   int total_value = fresh(w), base_value = fresh(w), tile = fresh(w), parity = fresh(w), go = fresh(w),
       ticket = fresh(w), drawn = fresh(w), flipped = fresh(w);
-  int results = fresh(w);
+  int results = fresh(w), current = fresh(w), count = fresh(w);
   latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
-  latch_text_put(t, "    %%v%d = arith.constant %d : i32\n", base_value, (int32_t)base);
-  latch_text_put(t, "    %%v%d:2 = scf.while (%%v%d = %%cta, %%v%d = %%c0) : (i32, i32) -> (i32, i32) {\n", results,
-                 tile, parity);
-  latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", go, tile, total_value);
-  latch_text_put(t, "      scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", go, tile, parity);
-  latch_text_put(t, "    } do {\n");
-  latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32):\n", tile, parity);
+  latch_text_put(t, "    %%v%d = arith.constant %d : i32\n", base_value, dataflow ? 0 : (int32_t)base);
+  if (dataflow) {
+    latch_text_put(t, "    %%v%d:4 = scf.while (%%v%d = %%cta, %%v%d = %%c0, %%v%d = %%c0, %%v%d = %%c0) : (i32, i32, i32, i32) "
+                      "-> (i32, i32, i32, i32) {\n", results, tile, parity, current, count);
+    latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", go, tile, total_value);
+    latch_text_put(t, "      scf.condition(%%v%d) %%v%d, %%v%d, %%v%d, %%v%d : i32, i32, i32, i32\n", go, tile, parity,
+                   current, count);
+    latch_text_put(t, "    } do {\n");
+    latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32, %%v%d: i32, %%v%d: i32):\n", tile, parity, current, count);
+  } else {
+    latch_text_put(t, "    %%v%d:2 = scf.while (%%v%d = %%cta, %%v%d = %%c0) : (i32, i32) -> (i32, i32) {\n", results,
+                   tile, parity);
+    latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", go, tile, total_value);
+    latch_text_put(t, "      scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", go, tile, parity);
+    latch_text_put(t, "    } do {\n");
+    latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32):\n", tile, parity);
+  }
   write_tile_record(w, l, tile, base, -1, 0);
+  /* The hand-over's CTA barrier after each tile already orders the previous tile's stores. */
+  int task = -1, switched = -1;
+  if (dataflow)
+    task = write_switch_task(w, l, "      ", interval, wave, tile, current, count, false, &switched);
   latch_text_put(t, "      %%v%d = scf.if %%leader -> (i32) {\n", ticket);
-  latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%tile_counter, %%c1 syncscope(\"device\") monotonic "
-                    ": !llvm.ptr<1>, i32\n", drawn);
+  latch_text_put(t, "        %%v%d = llvm.atomicrmw add %s, %%c1 syncscope(\"device\") monotonic "
+                    ": !llvm.ptr<1>, i32\n", drawn, counter);
   latch_text_put(t, "        scf.yield %%v%d : i32\n", drawn);
   latch_text_put(t, "      } else {\n");
   latch_text_put(t, "        scf.yield %%c0 : i32\n");
@@ -548,12 +920,52 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
   int taken = fresh(w);
   latch_text_put(t, "      %%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n", taken, slot);
   latch_text_put(t, "      %%v%d = arith.xori %%v%d, %%c1 : i32\n", flipped, parity);
-  latch_text_put(t, "      scf.yield %%v%d, %%v%d : i32, i32\n", taken, flipped);
+  if (dataflow) {
+    int next = write_next_count(w, "      ", switched, count);
+    latch_text_put(t, "      scf.yield %%v%d, %%v%d, %%v%d, %%v%d : i32, i32, i32, i32\n", taken, flipped, task, next);
+  } else {
+    latch_text_put(t, "      scf.yield %%v%d, %%v%d : i32, i32\n", taken, flipped);
+  }
   latch_text_put(t, "    }\n");
+  if (dataflow)
+    write_final_signal(w, results, 2);
   return (uint32_t)total;
 }
 
 static void write_trace_value(writer *w, const char *indent, const char *guard, int interval, int first, int count);
+
+/* With dataflow, before wave `g` (program-wide number): thread 0 waits until each task the wave waits for
+ * has counted all its tiles (acquire loads, sleeping spin-sleep ns between reads), then a CTA barrier
+ * (also when there is nothing to wait for: it keeps the shared hand-over words of two waves apart). */
+static void write_dependency_wait(writer *w, const lowerer *l, int g) {
+  latch_text *t = w->t;
+  int first = l->dep_start[g], end = l->dep_start[g + 1];
+  if (first < end) {
+    latch_text_put(t, "    scf.if %%leader {\n");
+    for (int d = first; d < end; ++d) {
+      const lowered_task *task = &l->tasks[l->wave_deps[d]];
+      int address = fresh(w), need = fresh(w), seen = fresh(w), wait = fresh(w);
+      latch_text_put(t, "      %%v%d = llvm.getelementptr %%task_done[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
+                     address, l->wave_deps[d]);
+      latch_text_put(t, "      %%v%d = arith.constant %lld : i32\n", need, (long long)task->tiles);
+      latch_text_put(t, "      scf.while : () -> () {\n");
+      latch_text_put(t, "        %%v%d = llvm.load %%v%d atomic syncscope(\"device\") acquire {alignment = 4 : i64} "
+                        ": !llvm.ptr<1> -> i32\n", seen, address);
+      latch_text_put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, need);
+      latch_text_put(t, "        scf.condition(%%v%d)\n", wait);
+      latch_text_put(t, "      } do {\n");
+      if (l->spin_sleep_ns > 0) {
+        int sleep = fresh(w);
+        latch_text_put(t, "        %%v%d = arith.constant %lld : i32\n", sleep, (long long)l->spin_sleep_ns);
+        latch_text_put(t, "        nvvm.nanosleep %%v%d\n", sleep);
+      }
+      latch_text_put(t, "        scf.yield\n");
+      latch_text_put(t, "      }\n");
+    }
+    latch_text_put(t, "    }\n");
+  }
+  latch_text_put(t, "    nvvm.barrier0\n");
+}
 
 /* docs/device-abi.md "Grid barrier": bar.sync; thread 0 fences (release at gpu scope), adds 1 to the
  * counter (monotonic), computes the count that ends this barrier and spins on an acquire load; bar.sync.
@@ -1140,7 +1552,7 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
   latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
   if (first)
     write_trace(w, "    ", "%trace_leader", interval, 0, 1);
-  write_tile_loop(w, l, interval, wave);
+  write_tile_loop(w, l, interval, wave, false);
   latch_text_put(t, "    nvvm.barrier0\n");
   latch_text_put(t, "    nvvm.griddepcontrol launch_dependents\n");
   if (last)
@@ -1183,9 +1595,13 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
                  ARG_SYNC_WORDS);
   latch_text_put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
   latch_text_put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
+  if (l->dataflow && !d)
+    latch_text_put(t, "    %%task_done = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
+                   DATAFLOW_FIRST_WORD);
   if (counted) {
-    latch_text_put(t, "    %%tile_counter = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
-                   TILE_COUNTER_WORD);
+    if (!(l->dataflow && !d)) /* with dataflow each counted wave has its own tile counter */
+      latch_text_put(t, "    %%tile_counter = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
+                     TILE_COUNTER_WORD);
     latch_text_put(t, "    %%next_tile = llvm.mlir.addressof @latch_next_tile : !llvm.ptr<3>\n");
   }
   latch_text_put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
@@ -1210,17 +1626,35 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
   if (d)
     write_table_waves(&w, l, d);
   uint32_t tickets = 0; /* drawn from the tile counter before the current wave */
+  int counted_waves = 0;  /* with dataflow: the counted waves before the current one */
+  bool waited = false;    /* with dataflow: the current interval's wave 0 was waited for at the last interval's end */
   for (int i = 0; !d && i < l->interval_count; ++i) {
     write_trace(&w, "    ", "%trace_leader", i, 0, 1);
     for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
-      if (wave > 0)
+      if (l->dataflow && !(wave == 0 && waited))
+        write_dependency_wait(&w, l, global_wave(l, i, wave));
+      else if (!l->dataflow && wave > 0)
         write_barrier(&w, l, i, -1, false);
-      if (wave_counted(l, i, wave))
-        tickets += write_counted_tile_loop(&w, l, i, wave, tickets);
-      else
-        write_tile_loop(&w, l, i, wave);
+      if (wave_counted(l, i, wave)) {
+        int word = l->dataflow ? (int)(l->ticket_first_word + LINE_WORDS * counted_waves++) : -1;
+        tickets += write_counted_tile_loop(&w, l, i, wave, tickets, word);
+      } else {
+        write_tile_loop(&w, l, i, wave, l->dataflow);
+      }
     }
-    if (i + 1 < l->interval_count) {
+    waited = false;
+    if (i + 1 < l->interval_count && l->dataflow) {
+      /* Trace points 1 and 2 around the wait for the next interval's first wave: the trace's barrier wait. */
+      latch_text_put(t, "    scf.if %%tracing {\n");
+      latch_text_put(t, "      nvvm.barrier0\n");
+      latch_text_put(t, "    }\n");
+      write_trace(&w, "    ", "%trace_leader", i, 1, 1);
+      if (l->interval_waves[i + 1] > 0) {
+        write_dependency_wait(&w, l, global_wave(l, i + 1, 0));
+        waited = true;
+      }
+      write_trace(&w, "    ", "%trace_leader", i, 2, 1);
+    } else if (i + 1 < l->interval_count) {
       write_barrier(&w, l, i, -1, true);
       write_trace(&w, "    ", "%trace_leader", i, 2, 1);
     } else {
@@ -1560,6 +1994,8 @@ static bool record_manifest(lowerer *l) {
   latch_text_put(&t,
                  "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": %lld,%s\n",
                  BLOCK_THREADS, (long long)shared_bytes, l->trace_tiles ? " \"tile_trace\": true," : "");
+  if (l->dataflow)
+    latch_text_put(&t, " \"sync_words\": %lld,", (long long)l->sync_words);
   latch_text_put(&t, " \"arena_bytes\": %lld,\n \"intervals\": [", (long long)arena_bytes);
   for (int i = 0; i < l->interval_count; ++i) {
     latch_text_put(&t, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
@@ -1628,7 +2064,9 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   }
   l.trace_tiles = l.tile_counter && ((const lower_options *)options)->trace_tiles;
   l.table_dispatch = ((const lower_options *)options)->table_dispatch;
-  if (find_parts(&l, module) && read_program(&l) && record_manifest(&l))
+  /* Table dispatch walks its waves from tables and keeps the grid barriers. */
+  l.dataflow = ((const lower_options *)options)->dataflow && !l.table_dispatch;
+  if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)
     latch_schedule_deinitialize(&l.schedule);
@@ -1639,6 +2077,9 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   free(l.markers);
   free(l.interval_tiles);
   free(l.interval_waves);
+  free(l.interval_first_wave);
+  free(l.dep_start);
+  free(l.wave_deps);
   return l.errors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }
 

@@ -502,7 +502,7 @@ static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m
     return fail(r, root, "", "a manifest is a JSON object, not %s", latch_json_kind_name(root->kind));
   static const char *const keys[] = {"version",   "kernel", "block",   "dynamic_shared_bytes", "arena_bytes",
                                      "intervals", "args",   "results", "staged_kernels",       "probes",
-                                     "tile_trace", NULL};
+                                     "tile_trace", "sync_words", NULL};
   if (!check_keys(r, root, "", keys))
     return false;
   if (!read_integer(r, root, "", "version", INT64_MIN, INT64_MAX, true, &m->version))
@@ -533,6 +533,9 @@ static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m
     return fail(r, block, "block", "%lld threads per CTA; CUDA allows at most 1024", (long long)threads);
   if (!read_integer(r, root, "", "dynamic_shared_bytes", 0, INT32_MAX, true, &m->dynamic_shared_bytes) ||
       !read_integer(r, root, "", "arena_bytes", 0, INT64_MAX, true, &m->arena_bytes))
+    return false;
+  m->sync_words = LATCH_ABI_SYNC_WORDS;
+  if (!read_integer(r, root, "", "sync_words", LATCH_ABI_SYNC_WORDS, LATCH_ABI_MAX_SYNC_WORDS, false, &m->sync_words))
     return false;
   if (latch_json_object_get(root, "tile_trace")) {
     const latch_json_value *tile_trace = get(r, root, "", "tile_trace", LATCH_JSON_BOOL, true);

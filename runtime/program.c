@@ -250,7 +250,7 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
   if (p->arena % LATCH_ABI_ARENA_ALIGNMENT != 0)
     return LATCH_MAKE_STATUS(LATCH_STATUS_INTERNAL, "the arena at 0x%llx is not %d-byte aligned",
                              (unsigned long long)p->arena, LATCH_ABI_ARENA_ALIGNMENT);
-  LATCH_RETURN_IF_ERROR(allocate(p, LATCH_ABI_SYNC_WORDS * sizeof(uint32_t), "the sync words", &p->sync_words),
+  LATCH_RETURN_IF_ERROR(allocate(p, (size_t)m->sync_words * sizeof(uint32_t), "the sync words", &p->sync_words),
                         "setting up the grid barrier and the tile counter");
   if (options->tracing) {
     p->trace_words = latch_trace_buffer_words(p->grid, m->interval_count) +
@@ -411,7 +411,7 @@ static latch_status begin_update(latch_program *p, bool trace) {
   latch_cuda_driver *d = &p->driver;
   if (trace && !p->trace)
     return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION, "tracing was not enabled when the program was set up");
-  LATCH_CU_RETURN_IF_ERROR(d, cuMemsetD32_v2, (p->sync_words, 0, LATCH_ABI_SYNC_WORDS),
+  LATCH_CU_RETURN_IF_ERROR(d, cuMemsetD32_v2, (p->sync_words, 0, (size_t)p->manifest->sync_words),
                            "zeroing the barrier and tile counters");
   if (trace) {
     LATCH_CU_RETURN_IF_ERROR(d, cuMemsetD8_v2, (p->trace, 0, (size_t)p->trace_words * sizeof(uint64_t)),

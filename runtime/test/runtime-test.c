@@ -152,9 +152,9 @@ static int cmd_manifest(const char *path) {
   latch_status status = latch_manifest_load(path, &m);
   if (status)
     return fail(status);
-  printf("version %lld kernel %s block [%d, %d, %d] dynamic_shared_bytes %lld arena_bytes %lld\n",
+  printf("version %lld kernel %s block [%d, %d, %d] dynamic_shared_bytes %lld arena_bytes %lld sync_words %lld\n",
          (long long)m.version, m.kernel, m.block[0], m.block[1], m.block[2], (long long)m.dynamic_shared_bytes,
-         (long long)m.arena_bytes);
+         (long long)m.arena_bytes, (long long)m.sync_words);
   for (int64_t i = 0; i < m.interval_count; ++i)
     printf("interval %lld \"%s\" kind \"%s\" tiles %lld\n", (long long)i, m.intervals[i].name, m.intervals[i].kind,
            (long long)m.intervals[i].tiles);
