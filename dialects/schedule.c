@@ -296,7 +296,7 @@ int64_t latch_scatter_tile_rows(int64_t rows) {
  * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad,
  * (row tile, group) pairs x 128 columns for grouped_matmul (row tiles + groups of them),
  * latch_scatter_tile_rows rows of a scatter_add_rows with many sources, 256 sort positions
- * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles of 64 columns x 256 rows; at least 1, at most
+ * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles (latch_rmsnorm_grad_chunk_rows); at least 1, at most
  * 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
   MlirType out = mlirOperationGetNumResults(task) ? mlirValueGetType(mlirOperationGetResult(task, 0))
@@ -362,8 +362,9 @@ int64_t latch_task_tile_count(MlirOperation task) {
     tiles = ceil_div(latch_type_element_count(out) + (groups <= LATCH_BUCKET_BALLOT_GROUPS ? 0 : groups), 256);
     break;
   }
-  case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (64 columns, 256 rows) tiles of dw */
-    tiles = ceil_div(rows(out), LATCH_WARP_ROW_TILE) + ceil_div(dim_from_end(out, 0), 64) * ceil_div(rows(out), 256);
+  case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (columns, chunk rows) tiles of dw */
+    tiles = ceil_div(rows(out), LATCH_WARP_ROW_TILE) + ceil_div(dim_from_end(out, 0), LATCH_NORM_DW_COLUMNS) *
+                                                           ceil_div(rows(out), latch_rmsnorm_grad_chunk_rows(rows(out)));
     break;
   case LATCH_OP_TASK_RMSNORM:
   case LATCH_OP_TASK_CROSS_ENTROPY_GRAD:
@@ -381,4 +382,11 @@ int64_t latch_task_tile_count(MlirOperation task) {
     break;
   }
   return tiles < 1 ? 1 : tiles > 4096 ? 4096 : tiles;
+}
+
+int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows) {
+  int64_t chunk = LATCH_NORM_DW_MIN_CHUNK_ROWS;
+  while (chunk < LATCH_NORM_DW_MAX_CHUNK_ROWS && (rows + chunk - 1) / chunk > LATCH_NORM_DW_MAX_CHUNKS)
+    chunk *= 2;
+  return chunk;
 }

@@ -106,6 +106,18 @@ int64_t latch_small_product_outputs_per_tile(int64_t k);
  * positions); with more, every position is computed alone (tiles of 256 of the G + N items). */
 #define LATCH_BUCKET_BALLOT_GROUPS 32
 
+/* task.rmsnorm_grad's dw tiles: LATCH_NORM_DW_COLUMNS columns (a thread per column) x
+ * latch_rmsnorm_grad_chunk_rows(rows) rows: LATCH_NORM_DW_MIN_CHUNK_ROWS, doubled while the task would
+ * have more than LATCH_NORM_DW_MAX_CHUNKS chunks, up to LATCH_NORM_DW_MAX_CHUNK_ROWS. A dw tile computes
+ * the inverse RMS of each of its rows from the whole row, so its cost is chunk x (d + 2 columns): with
+ * tiles of 64 columns x 256 rows TinyMoE's d = 512 read every row 8 times (x 5 the bytes of x and dy:
+ * 15-20 us tiles at 2x1024 that ended their intervals, and some 2 ms of the 32x1024 update, per-tile
+ * trace 2026-12-03). Few chunks keep the last tile's sum of the parts short. */
+#define LATCH_NORM_DW_COLUMNS 256
+#define LATCH_NORM_DW_MIN_CHUNK_ROWS 64
+#define LATCH_NORM_DW_MAX_CHUNK_ROWS 1024
+#define LATCH_NORM_DW_MAX_CHUNKS 128
+int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows);
 /* Row-wise ops with a warp per row (rmsnorm, rmsnorm_grad's dx, cross_entropy and its gradient) take
  * tiles of this many rows: one row per warp, so that even 2048 rows fill the SMs. */
 #define LATCH_WARP_ROW_TILE 8

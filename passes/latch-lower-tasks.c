@@ -2679,24 +2679,22 @@ static void gen_cross_entropy_grad(gen *g, task_io *io) {
 }
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
- * tiles: the row tiles of dx, then (column tile of NORM_DW_COLUMNS columns, chunk of NORM_DW_CHUNK rows)
- * tiles of dw. A dw tile computes r of its chunk's rows into shared memory (one row per thread); its
- * threads are NORM_DW_COLUMNS columns x NORM_DW_GROUPS row groups, group q summing rows q, q + 4, ... in
- * increasing order, and the four group sums are added in group order into the chunk's part, stored in
- * task scratch. The last chunk tile of a column tile to arrive (task_scratch) adds the parts in chunk
- * order into dw. Every sum runs in a fixed order: deterministic. */
-#define NORM_DW_COLUMNS 64
-#define NORM_DW_GROUPS (CTA_THREADS / NORM_DW_COLUMNS)
-#define NORM_DW_CHUNK CTA_THREADS
-#define NORM_DW_UNROLL 8 /* rows per thread whose loads a dw tile issues together */
-_Static_assert(NORM_DW_CHUNK + CTA_THREADS + 1 <= SHARED_FLOATS,
-               "a chunk's inverse RMS, the group sums and the flag fit @latch_smem");
+ * tiles: the row tiles of dx, then (column tile of LATCH_NORM_DW_COLUMNS columns, chunk of
+ * latch_rmsnorm_grad_chunk_rows rows) tiles of dw (dialects/schedule.h says why these sizes). A dw tile
+ * computes r of its chunk's rows into shared memory (a warp per row); each thread then sums its column
+ * over the chunk's rows in increasing order (blocks of NORM_DW_UNROLL rows with their loads issued
+ * first, then the rest one by one) into the chunk's part, stored in task scratch. The last chunk tile of
+ * a column tile to arrive (task_scratch) adds the parts in chunk order into dw (NORM_DW_UNROLL parts
+ * loaded at a time). Every sum runs in a fixed order: deterministic. */
+#define NORM_DW_UNROLL 8 /* rows (and parts) per thread whose loads a dw tile issues together */
+_Static_assert(LATCH_NORM_DW_COLUMNS == CTA_THREADS, "a dw tile's thread sums one column");
+_Static_assert(LATCH_NORM_DW_MAX_CHUNK_ROWS + 1 <= SHARED_FLOATS, "a chunk's inverse RMS and the flag fit @latch_smem");
 static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *dy = &io->in[2], *dx = &io->out[0], *dw = &io->out[1];
   double eps = latch_rmsnorm_grad_eps(op);
   int64_t d = last_dim(x), rows = row_count(x);
-  int64_t row_tiles = ceil_div(rows, LATCH_WARP_ROW_TILE), column_tiles = ceil_div(d, NORM_DW_COLUMNS);
-  int64_t chunks = ceil_div(rows, NORM_DW_CHUNK);
+  int64_t row_tiles = ceil_div(rows, LATCH_WARP_ROW_TILE), column_tiles = ceil_div(d, LATCH_NORM_DW_COLUMNS);
+  int64_t chunk_size = latch_rmsnorm_grad_chunk_rows(rows), chunks = ceil_div(rows, chunk_size);
   int partials = task_scratch(g, "partials", chunks * d, "f32");
   int arrivals = task_scratch(g, "arrivals", column_tiles, "i32");
   int zero = ci64(g, 0), lane = remc(g, g->tid, 32);
@@ -2748,12 +2746,10 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
     /* dw tile (column tile ct, chunk ch): this chunk's part of dw[ct's columns] into task scratch */
     int dw_tile = sub(g, vt, row_tile_count);
     int ct = divc(g, dw_tile, chunks), ch = remc(g, dw_tile, chunks);
-    int column = add(g, mulc(g, ct, NORM_DW_COLUMNS), remc(g, g->tid, NORM_DW_COLUMNS));
-    int group = divc(g, g->tid, NORM_DW_COLUMNS);
+    int column = add(g, mulc(g, ct, LATCH_NORM_DW_COLUMNS), g->tid);
     int column_inside = cmpi(g, "slt", column, ci64(g, d), "i64");
-    int first_group = op2(g, "arith.andi", column_inside, cmpi(g, "eq", group, zero, "i64"), "i1");
-    int chunk = mulc(g, ch, NORM_DW_CHUNK);
-    int chunk_rows = mini(g, ci64(g, NORM_DW_CHUNK), sub(g, ci64(g, rows), chunk));
+    int chunk = mulc(g, ch, chunk_size);
+    int chunk_rows = mini(g, ci64(g, chunk_size), sub(g, ci64(g, rows), chunk));
     sync_threads(g);
     {
       /* the chunk's inverse RMS, a warp per row, into shared memory */
@@ -2765,59 +2761,54 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
       loop_end(g);
     }
     sync_threads(g);
-    const char *f32[1] = {"f32"};
-    int summed;
-    if_begin(g, column_inside, 1, f32, &summed);
-    /* rows group, group + 4, ... in order: blocks of NORM_DW_UNROLL rows per thread with their loads
-     * issued first, then the rest one by one */
-    int64_t block = NORM_DW_GROUPS * NORM_DW_UNROLL;
-    int full = mulc(g, divc(g, chunk_rows, block), block);
-    int part, blocks_total;
-    int b = loop1_begin(g, zero, full, ci64(g, block), cf32(g, 0.0), "f32", &part, &blocks_total);
+    when_begin(g, column_inside);
     {
-      int xs[NORM_DW_UNROLL], dys[NORM_DW_UNROLL], inverse[NORM_DW_UNROLL];
-      for (int u = 0; u < NORM_DW_UNROLL; ++u) {
-        int rr = add(g, b, addc(g, group, (int64_t)NORM_DW_GROUPS * u));
-        int index = add(g, mulc(g, add(g, chunk, rr), d), column);
-        xs[u] = load_f32(g, x, index);
-        dys[u] = load_f32(g, dy, index);
-        inverse[u] = shared_load(g, rr);
+      /* the chunk's rows in order: blocks of NORM_DW_UNROLL rows with their loads issued first, then the
+       * rest one by one */
+      int full = mulc(g, divc(g, chunk_rows, NORM_DW_UNROLL), NORM_DW_UNROLL);
+      int part, blocks_total;
+      int b = loop1_begin(g, zero, full, ci64(g, NORM_DW_UNROLL), cf32(g, 0.0), "f32", &part, &blocks_total);
+      {
+        int xs[NORM_DW_UNROLL], dys[NORM_DW_UNROLL], inverse[NORM_DW_UNROLL];
+        for (int u = 0; u < NORM_DW_UNROLL; ++u) {
+          int rr = addc(g, b, u);
+          int index = add(g, mulc(g, add(g, chunk, rr), d), column);
+          xs[u] = load_f32(g, x, index);
+          dys[u] = load_f32(g, dy, index);
+          inverse[u] = shared_load(g, rr);
+        }
+        int sum = part;
+        for (int u = 0; u < NORM_DW_UNROLL; ++u)
+          sum = fadd(g, sum, fmul(g, dys[u], fmul(g, xs[u], inverse[u])));
+        loop1_end(g, sum, "f32");
       }
-      int sum = part;
-      for (int u = 0; u < NORM_DW_UNROLL; ++u)
-        sum = fadd(g, sum, fmul(g, dys[u], fmul(g, xs[u], inverse[u])));
-      loop1_end(g, sum, "f32");
-    }
-    int rest, part_total;
-    int rr = loop1_begin(g, add(g, full, group), chunk_rows, ci64(g, NORM_DW_GROUPS), blocks_total, "f32", &rest,
-                         &part_total);
-    int index = add(g, mulc(g, add(g, chunk, rr), d), column);
-    int xh = fmul(g, load_f32(g, x, index), shared_load(g, rr));
-    loop1_end(g, fadd(g, rest, fmul(g, load_f32(g, dy, index), xh)), "f32");
-    if_else(g, 1, &part_total, f32);
-    int nothing = cf32(g, 0.0);
-    if_end(g, 1, &nothing, f32);
-    sync_threads(g);
-    shared_store(g, addc(g, g->tid, NORM_DW_CHUNK), summed);
-    sync_threads(g);
-    when_begin(g, first_group);
-    {
-      int sum = shared_load(g, addc(g, g->tid, NORM_DW_CHUNK));
-      for (int q = 1; q < NORM_DW_GROUPS; ++q)
-        sum = fadd(g, sum, shared_load(g, addc(g, g->tid, NORM_DW_CHUNK + q * NORM_DW_COLUMNS)));
-      ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", sum,
+      int rest, part_total;
+      int rr = loop1_begin(g, full, chunk_rows, ci64(g, 1), blocks_total, "f32", &rest, &part_total);
+      int index = add(g, mulc(g, add(g, chunk, rr), d), column);
+      int xh = fmul(g, load_f32(g, x, index), shared_load(g, rr));
+      loop1_end(g, fadd(g, rest, fmul(g, load_f32(g, dy, index), xh)), "f32");
+      ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", part_total,
          scratch_address(g, partials, add(g, mulc(g, ch, d), column), "f32"));
       ln(g, "llvm.fence syncscope(\"device\") release");
     }
     when_end(g);
     int counter = scratch_address(g, arrivals, ct, "i32");
-    int finishing = arrived_last(g, counter, chunks, ci64(g, NORM_DW_CHUNK + CTA_THREADS));
-    when_begin(g, op2(g, "arith.andi", finishing, first_group, "i1"));
+    int finishing = arrived_last(g, counter, chunks, ci64(g, chunk_size));
+    when_begin(g, op2(g, "arith.andi", finishing, column_inside, "i1"));
     {
+      /* the parts in chunk order, NORM_DW_UNROLL loaded at a time */
+      int64_t full = chunks / NORM_DW_UNROLL * NORM_DW_UNROLL;
       int acc, total;
-      int c = loop1_begin(g, zero, ci64(g, chunks), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &total);
-      loop1_end(g, fadd(g, acc, scratch_load_f32(g, scratch_address(g, partials, add(g, mulc(g, c, d), column), "f32"))),
-                "f32");
+      int c = loop1_begin(g, zero, ci64(g, full), ci64(g, NORM_DW_UNROLL), cf32(g, 0.0), "f32", &acc, &total);
+      int parts[NORM_DW_UNROLL];
+      for (int u = 0; u < NORM_DW_UNROLL; ++u)
+        parts[u] = scratch_load_f32(g, scratch_address(g, partials, add(g, mulc(g, addc(g, c, u), d), column), "f32"));
+      int sum = acc;
+      for (int u = 0; u < NORM_DW_UNROLL; ++u)
+        sum = fadd(g, sum, parts[u]);
+      loop1_end(g, sum, "f32");
+      for (int64_t k = full; k < chunks; ++k)
+        total = fadd(g, total, scratch_load_f32(g, scratch_address(g, partials, add(g, ci64(g, k * d), column), "f32")));
       store_f32(g, dw, column, total);
     }
     when_end(g);
