@@ -210,7 +210,9 @@ static int64_t narrow_sliced_depth_of(MlirOperation matmul) {
 }
 
 int64_t latch_small_product_outputs_per_tile(int64_t k) {
-  return k >= 32 ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
+  return k >= 32  ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS
+         : k == 1 ? LATCH_SMALL_PRODUCT_UNIT_DEPTH_OUTPUTS
+                  : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
 }
 
 static double tensor_bytes(MlirValue value) {

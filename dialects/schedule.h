@@ -87,6 +87,11 @@ int64_t latch_matmul_k_slices(MlirOperation matmul);
  * else a thread per element, LATCH_SMALL_PRODUCT_THREAD_OUTPUTS per tile. */
 #define LATCH_SMALL_PRODUCT_WARP_OUTPUTS 64
 #define LATCH_SMALL_PRODUCT_THREAD_OUTPUTS 2048
+/* With k = 1 (an outer product: TinyMoE's routing weights times the experts' rows, [R, 1, 1] x [R, 1, D])
+ * each output is one product, so the product takes an elementwise task's tiles (8192 outputs, loads issued
+ * before stores, vectors of 4 when aligned): a thread per output, 2048 per tile, moved 1.2 TB/s (per-tile
+ * trace, 32x1024, 2026-12-03). */
+#define LATCH_SMALL_PRODUCT_UNIT_DEPTH_OUTPUTS 8192
 #define LATCH_NARROW_PRODUCT_COLUMNS 16
 bool latch_matmul_is_small(int64_t batch, int64_t m, int64_t n, bool transpose_a);
 /* The k-sliced narrow product: an unbatched c = a^T b (transpose_a, not transpose_b) with at most

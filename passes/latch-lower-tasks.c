@@ -2002,6 +2002,61 @@ static void product_store(gen *g, const product_operand *a, const product_operan
   product_store_rows(g, a, b, out, out_base, row0, col0, rows, cols, -1, -1, acc);
 }
 
+/* The element-wise product with k = 1 (LATCH_SMALL_PRODUCT_UNIT_DEPTH_OUTPUTS): output e = (batch, i, j) is
+ * 0 + a[batch, i] b[batch, j] (the one k; a and b index the same way transposed or not), computed as the
+ * thread-per-output form computes it, in elementwise tiles: 4 consecutive outputs of one row per unit (one
+ * vector of b, one store) when n is a multiple of 4 and b, c are f32 and 16-byte aligned, else one
+ * output per unit, loads issued before the first store either way. */
+typedef struct outer_product {
+  int64_t m, n;
+  bool vector;
+} outer_product;
+
+static void outer_operands(gen *g, const outer_product *o, int e, int *a_index, int *b_index) {
+  int row = divc(g, e, o->n), col = remc(g, e, o->n);
+  *a_index = row; /* batch m + i */
+  *b_index = add(g, mulc(g, divc(g, row, o->m), o->n), col);
+}
+
+static void outer_load(gen *g, const task_io *io, const void *context, int unit, int *values) {
+  const outer_product *o = context;
+  int a_index, b_index;
+  outer_operands(g, o, o->vector ? unit_first(g, unit) : unit, &a_index, &b_index);
+  values[0] = load_f32(g, &io->in[0], a_index);
+  values[1] = o->vector ? load_vector_as(g, &io->in[1], b_index, "vector<4xf32>") : load_f32(g, &io->in[1], b_index);
+}
+
+static void outer_finish(gen *g, const task_io *io, const void *context, int unit, const int *values) {
+  const outer_product *o = context;
+  if (!o->vector) {
+    store_f32(g, &io->out[0], unit, fadd(g, cf32(g, 0.0), fmul(g, values[0], values[1])));
+    return;
+  }
+  int v = fresh(g);
+  ln(g, "%%v%d = llvm.mlir.poison : vector<4xf32>", v);
+  for (int e = 0; e < ELEMENTWISE_WIDTH; ++e) {
+    int y = fresh(g), next = fresh(g);
+    ln(g, "%%v%d = llvm.extractelement %%v%d[%%v%d : i32] : vector<4xf32>", y, values[1], ci32(g, e));
+    ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<4xf32>", next,
+       fadd(g, cf32(g, 0.0), fmul(g, values[0], y)), v, ci32(g, e));
+    v = next;
+  }
+  store_vector_as(g, &io->out[0], unit_first(g, unit), v, "vector<4xf32>");
+}
+
+static void gen_matmul_outer(gen *g, task_io *io, int64_t m, int64_t n) {
+  const tensor_ref *b = &io->in[1], *c = &io->out[0];
+  _Static_assert(ELEMENTWISE_TILE == LATCH_SMALL_PRODUCT_UNIT_DEPTH_OUTPUTS, "the k = 1 product's tiles");
+  outer_product o = {.m = m, .n = n,
+                     .vector = g->l->vector_maps && n % ELEMENTWISE_WIDTH == 0 && b->dt == DT_F32 &&
+                               c->dt == DT_F32 && place_aligned(b, 16) && place_aligned(c, 16)};
+  if (o.vector)
+    unit_tiles(g, io, &o, c->elements / ELEMENTWISE_WIDTH, ELEMENTWISE_TILE / ELEMENTWISE_WIDTH, 4, outer_load,
+               outer_finish);
+  else
+    elementwise_tiles(g, io, &o, c->elements, 2, outer_load, outer_finish);
+}
+
 /* The element-wise product (latch_matmul_is_small: batched with M not a multiple of 128, so row tiles
  * would cross batches, or at most 16 columns wide), element by element over the flat output: with k >= 32 a warp per element, lane l summing
  * k = l, l + 32, ... in increasing order and the lanes combined by the butterfly; with shorter k a thread
@@ -2011,6 +2066,10 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
   bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
   int r = c->rank;
   int64_t m = dim(c, r - 2), n = dim(c, r - 1), k = ta ? dim(a, r - 2) : dim(a, r - 1);
+  if (k == 1) {
+    gen_matmul_outer(g, io, m, n);
+    return;
+  }
   int64_t per_tile = latch_small_product_outputs_per_tile(k);
   bool by_warp = per_tile == LATCH_SMALL_PRODUCT_WARP_OUTPUTS;
   int vt = tiles_begin(g, ceil_div(c->elements, per_tile));

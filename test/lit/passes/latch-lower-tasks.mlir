@@ -84,6 +84,26 @@ func.func @matmul_small_warp(%a: tensor<2x5x40xf32>, %b: tensor<2x40x7xf32>) -> 
 
 // -----
 
+// The small-product form with k = 1 (an outer product per batch: TinyMoE's routing weights times the
+// experts' rows) takes elementwise tiles of 8192 outputs: [300, 1, 96] is 4 tiles; with vector-maps=false
+// one output per unit, 8 of them loaded (a's scalar, b's element) before the first store, each 0 + a b.
+// CHECK-LABEL: gpu.module @latch
+// CHECK: func.func @task_body_0(
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c4_i64 step %c4_i64 : i64 {
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c8192_i64 step %c2048_i64 : i64 {
+// CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %cst, %[[P]] : f32
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: llvm.store %[[S]], %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 4 : i64
+func.func @matmul_outer(%a: tensor<300x1x1xf32>, %b: tensor<300x1x96xf32>) -> tensor<300x1x96xf32> {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<300x1x1xf32>, tensor<300x1x96xf32>) -> tensor<300x1x96xf32>
+  return %c : tensor<300x1x96xf32>
+}
+
+// -----
+
 // A narrow product (at most 16 columns, a's k contiguous: TinyMoE's router, here [300, 40] x [40, 8]) takes
 // the same element-wise form, unbatched: 2400 outputs, 38 tiles of 64, a warp per output. Read through
 // transpose_a (k strided in a) it stays a tiled product: [40, 300]^T x [40, 8] is 3 x 1 tiles of 128 x 128.
