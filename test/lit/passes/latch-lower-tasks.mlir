@@ -712,9 +712,9 @@ func.func @scatter_add_rows_scan(%x: tensor<100x40xf32>, %idx: tensor<100xi32>) 
 
 // -----
 
-// The tile rows by the row count: 8192 rows in tiles of 64 would be 128 tiles (< 256), in tiles of 32 are
-// 256 (the body's tile range), whose warps take rows w and w + 8, w + 16, w + 24; 16384 rows keep 64
-// (256 tiles).
+// The tile rows by the row count (at most 256, halved while under 256 tiles): 8192 rows in tiles of 64
+// would be 128 tiles (< 256), in tiles of 32 are 256 (the body's tile range), whose warps take rows w
+// and w + 8, w + 16, w + 24; 16384 rows take 64 (256 tiles), 65536 rows 256 (256 tiles).
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, 256>}
 // CHECK: arith.cmpi slt, %{{.*}}, %c32_i64 : i64
@@ -722,12 +722,16 @@ func.func @scatter_add_rows_scan(%x: tensor<100x40xf32>, %idx: tensor<100xi32>) 
 // CHECK: func.func @task_body_1(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, 256>}
 // CHECK: arith.cmpi slt, %{{.*}}, %c64_i64 : i64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c64_i64 step %c8_i64 : i64 {
+// CHECK: func.func @task_body_2(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, 256>}
+// CHECK: arith.cmpi slt, %{{.*}}, %c256_i64 : i64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c256_i64 step %c8_i64 : i64 {
 // CHECK: sym_name = "scatter_add_rows_tile_rows"
-func.func @scatter_add_rows_tile_rows(%x: tensor<100x40xf32>, %idx: tensor<100xi32>)
-    -> (tensor<8192x40xf32>, tensor<16384x40xf32>) {
+func.func @scatter_add_rows_tile_rows(%x: tensor<100x40xf32>, %idx: tensor<100xi32>, %x1: tensor<100x1xf32>)
+    -> (tensor<8192x40xf32>, tensor<16384x40xf32>, tensor<65536x1xf32>) {
   %y = "task.scatter_add_rows"(%x, %idx) {rows = 8192 : i64} : (tensor<100x40xf32>, tensor<100xi32>) -> tensor<8192x40xf32>
   %z = "task.scatter_add_rows"(%x, %idx) {rows = 16384 : i64} : (tensor<100x40xf32>, tensor<100xi32>) -> tensor<16384x40xf32>
-  return %y, %z : tensor<8192x40xf32>, tensor<16384x40xf32>
+  %w = "task.scatter_add_rows"(%x1, %idx) {rows = 65536 : i64} : (tensor<100x1xf32>, tensor<100xi32>) -> tensor<65536x1xf32>
+  return %y, %z, %w : tensor<8192x40xf32>, tensor<16384x40xf32>, tensor<65536x1xf32>
 }
 
 // -----
