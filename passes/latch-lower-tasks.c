@@ -16,7 +16,7 @@
  *
  * The rules every template follows:
  * - Tiles: the task is cut into "virtual tiles" by the rule of latch_task_tile_count without its clamp
- *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op (64 to 8
+ *   (128 x 128 outputs of a matrix product in row-major tile order, 64 rows of a row-wise op (256 to 8
  *   rows of a scatter_add_rows with many sources: latch_scatter_tile_rows), 8192
  *   elements of elementwise work, copies and row gathers, 64 interleaved query rows of one (batch, head)
  *   for attention and its split gradient (attention_row_begin), one (batch, head, 128 queries) block of
@@ -25,8 +25,8 @@
  *   bucket); tile t of the T tiles the task is launched with (its `tiles` attribute) runs virtual tiles
  *   t, t + T, t + 2T, ... So any T >= 1 computes everything, and T = the rule's count runs one virtual
  *   tile per tile. Where outputs do not follow the rule, the template says how it splits them: a
- *   reduction spreads its outputs over the row tiles of its input, rmsnorm_grad adds (64 columns, 256
- *   rows) tiles of dw, attention_grad covers the key blocks too, attention_grad_from_stats adds key-row
+ *   reduction spreads its outputs over the row tiles of its input, rmsnorm_grad adds (256 columns,
+ *   latch_rmsnorm_grad_chunk_rows rows) tiles of dw, attention_grad covers the key blocks too, attention_grad_from_stats adds key-row
  *   tiles after its query-row tiles; the tiles of cross_entropy and of rmsnorm_grad's dw meet in task
  *   scratch (task_scratch: partials and an arrival counter, combined in a fixed order by the tile that
  *   arrives last).
