@@ -396,6 +396,8 @@ static void add_access(dataflow_plan *p, access_list *list, int64_t buffer, int6
 }
 
 static int64_t global_number(dataflow_plan *p, MlirStringRef name) {
+  if (name.length >= MAX_SYMBOL) /* not kept: such a global conflicts with every access */
+    return BUFFER_UNKNOWN;
   for (size_t g = 0; g < p->global_count; ++g)
     if (strlen(p->globals[g]) == name.length && memcmp(p->globals[g], name.data, name.length) == 0)
       return BUFFER_GLOBAL + (int64_t)g;
@@ -409,8 +411,7 @@ static int64_t global_number(dataflow_plan *p, MlirStringRef name) {
     p->globals = globals;
     p->global_capacity = capacity;
   }
-  snprintf(p->globals[p->global_count], MAX_SYMBOL, "%.*s", (int)(name.length < MAX_SYMBOL ? name.length : 0),
-           name.data);
+  snprintf(p->globals[p->global_count], MAX_SYMBOL, "%.*s", (int)name.length, name.data);
   return BUFFER_GLOBAL + (int64_t)p->global_count++;
 }
 
@@ -708,15 +709,15 @@ static int write_task_of_tile(writer *w, const lowerer *l, const char *indent, i
   return task;
 }
 
-/* Thread 0 (inside its scf.if) adds %v<count> finished tiles to task %v<task>'s counter: a release fence
- * (the CTA barrier before it made the CTA's stores its own), then a relaxed add. */
-static void write_signal(writer *w, const char *indent, int task, int count) {
+/* Thread 0 (inside its scf.if) adds `count` finished tiles to task `task`'s counter (both SSA names: %vN
+ * or %vN#k): a release fence (the CTA barrier before it made the CTA's stores its own), then a relaxed add. */
+static void write_signal(writer *w, const char *indent, const char *task, const char *count) {
   latch_text *t = w->t;
   int address = fresh(w), old = fresh(w);
   latch_text_put(t, "%sllvm.fence syncscope(\"device\") release\n", indent);
-  latch_text_put(t, "%s%%v%d = llvm.getelementptr %%task_done[%%v%d] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32\n",
+  latch_text_put(t, "%s%%v%d = llvm.getelementptr %%task_done[%s] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32\n",
                  indent, address, task);
-  latch_text_put(t, "%s%%v%d = llvm.atomicrmw add %%v%d, %%v%d syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
+  latch_text_put(t, "%s%%v%d = llvm.atomicrmw add %%v%d, %s syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
                  indent, old, address, count);
 }
 
@@ -736,9 +737,11 @@ static int write_switch_task(writer *w, const lowerer *l, const char *indent, in
   if (barrier)
     latch_text_put(t, "%s  nvvm.barrier0\n", indent);
   latch_text_put(t, "%s  scf.if %%leader {\n", indent);
-  char inner[64];
+  char inner[64], task_name[32], count_name[32];
   snprintf(inner, sizeof(inner), "%s    ", indent);
-  write_signal(w, inner, current, count);
+  snprintf(task_name, sizeof(task_name), "%%v%d", current);
+  snprintf(count_name, sizeof(count_name), "%%v%d", count);
+  write_signal(w, inner, task_name, count_name);
   latch_text_put(t, "%s  }\n", indent);
   latch_text_put(t, "%s}\n", indent);
   *out_switched = switched;
@@ -758,18 +761,13 @@ static int write_next_count(writer *w, const char *indent, int switched, int cou
 static void write_final_signal(writer *w, int results, int first) {
   latch_text *t = w->t;
   int pending = fresh(w);
-  latch_text_put(t, "    scf.if %%leader {\n");
-  latch_text_put(t, "      %%v%d = arith.cmpi ne, %%v%d#%d, %%c0 : i32\n", pending, results, first + 1);
-  latch_text_put(t, "      scf.if %%v%d {\n", pending);
   char task[32], count[32];
-  snprintf(task, sizeof(task), "%d#%d", results, first);
-  snprintf(count, sizeof(count), "%d#%d", results, first + 1);
-  int address = fresh(w), old = fresh(w);
-  latch_text_put(t, "        llvm.fence syncscope(\"device\") release\n");
-  latch_text_put(t, "        %%v%d = llvm.getelementptr %%task_done[%%v%s] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32\n",
-                 address, task);
-  latch_text_put(t, "        %%v%d = llvm.atomicrmw add %%v%d, %%v%s syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
-                 old, address, count);
+  snprintf(task, sizeof(task), "%%v%d#%d", results, first);
+  snprintf(count, sizeof(count), "%%v%d#%d", results, first + 1);
+  latch_text_put(t, "    scf.if %%leader {\n");
+  latch_text_put(t, "      %%v%d = arith.cmpi ne, %s, %%c0 : i32\n", pending, count);
+  latch_text_put(t, "      scf.if %%v%d {\n", pending);
+  write_signal(w, "        ", task, count);
   latch_text_put(t, "      }\n");
   latch_text_put(t, "    }\n");
 }
