@@ -275,12 +275,58 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   default:
     break;
   }
+  return latch_task_bytes(task) / tiles / BYTES_PER_NS;
+}
+
+double latch_task_bytes(MlirOperation task) {
   double bytes = 0;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(task); ++i)
     bytes += tensor_bytes(mlirOperationGetOperand(task, i));
   for (intptr_t i = 0; i < mlirOperationGetNumResults(task); ++i)
     bytes += tensor_bytes(mlirOperationGetResult(task, i));
-  return bytes / tiles / BYTES_PER_NS;
+  return bytes;
+}
+
+double latch_task_flops(MlirOperation task) {
+  if (mlirOperationGetNumResults(task) == 0)
+    return 0;
+  MlirType out = mlirValueGetType(mlirOperationGetResult(task, 0));
+  latch_op_kind kind = latch_op_kind_of(task);
+  switch (kind) {
+  case LATCH_OP_TASK_MATMUL: { /* 2 batch M N K */
+    MlirType a = mlirValueGetType(mlirOperationGetOperand(task, 0));
+    int64_t k = dim_from_end(a, latch_matmul_transpose_a(task) ? 1 : 0);
+    return 2.0 * (double)latch_type_element_count(out) * (double)k;
+  }
+  case LATCH_OP_TASK_GROUPED_MATMUL: { /* y [R, N] from x [R, K]: 2 R N K */
+    MlirType x = mlirValueGetType(mlirOperationGetOperand(task, 0));
+    return 2.0 * (double)latch_type_element_count(out) * (double)dim_from_end(x, 0);
+  }
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: { /* dw [G, K, N] over the R rows of x: 2 R K N */
+    MlirType x = mlirValueGetType(mlirOperationGetOperand(task, 0));
+    return 2.0 * (double)rows(x) * (double)dim_from_end(out, 1) * (double)dim_from_end(out, 0);
+  }
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_STATS:
+  case LATCH_OP_TASK_ATTENTION_GRAD:
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
+    /* per (b, h) and score: 2 hd for S = q k^T, 2 hdv for P v and for do v^T, ...; the split gradient's
+     * query-row tiles compute S, dP and dq, its key-row tiles S, dP, dv and dk (both recompute S, dP) */
+    MlirValue q = mlirOperationGetOperand(task, 0), k = mlirOperationGetOperand(task, 1);
+    double heads = (double)(latch_attention_dim(task, q, 0) * latch_attention_dim(task, q, 1));
+    double scores = (double)(latch_attention_dim(task, q, 2) * latch_attention_dim(task, k, 2));
+    double hd = (double)latch_attention_dim(task, q, 3), hdv = hd;
+    if (kind != LATCH_OP_TASK_ATTENTION_STATS)
+      hdv = (double)latch_attention_dim(task, mlirOperationGetOperand(task, 2), 3);
+    double per_score = kind == LATCH_OP_TASK_ATTENTION_STATS ? 2 * hd
+                       : kind == LATCH_OP_TASK_ATTENTION     ? 2 * (hd + hdv)
+                       : kind == LATCH_OP_TASK_ATTENTION_GRAD ? 2 * (3 * hd + 2 * hdv)
+                                                              : 2 * (4 * hd + 3 * hdv);
+    return heads * scores * per_score * (latch_attr_bool(task, "causal", false) ? 0.5 : 1);
+  }
+  default:
+    return 0;
+  }
 }
 
 int64_t latch_scatter_tile_rows(int64_t rows) {

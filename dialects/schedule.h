@@ -140,6 +140,12 @@ int64_t latch_task_tile_count(MlirOperation task);
  * 0.4 TFLOP/s (a 64-row tile of the T = 1024 gradient, 43 us); every other task moves its operands' and
  * results' bytes at 15 GB/s (an AdamW tile of 8192 elements, 229 KB, 17 us). Only a ranking: latch-fuse-phases{order} starts an interval's heaviest tiles first. */
 double latch_task_tile_cost_ns(MlirOperation task);
+/* The bytes of a task's tensor operands and results (each counted once: what it moves at least), and the
+ * arithmetic of its products as its templates do them (2 per multiply-add; attention: the causal half of
+ * the scores, the split gradient's recomputed S and dP included; 0 for tasks without products). The
+ * manifest lists both per task, and latch-run's tile report divides them by the task's tile time. */
+double latch_task_bytes(MlirOperation task);
+double latch_task_flops(MlirOperation task);
 
 /* A task.reshape is a view when its input is the result of a task that the arena holds (any task but
  * task.adamw, whose results are its program arguments) and no `task.fused` mark makes it part of another

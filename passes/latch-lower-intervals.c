@@ -2009,7 +2009,11 @@ static bool record_manifest(lowerer *l) {
         MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(task->op));
         latch_text_put(&t, "%s{\"kind\": ", first ? "" : ", ");
         put_json_string(&t, mlirStringRefCreate(name.data + 5, name.length - 5)); /* after "task." */
-        latch_text_put(&t, ", \"tiles\": %lld}", (long long)task->tiles);
+        latch_text_put(&t, ", \"tiles\": %lld, \"bytes\": %.0f", (long long)task->tiles, latch_task_bytes(task->op));
+        double flops = latch_task_flops(task->op);
+        if (flops > 0)
+          latch_text_put(&t, ", \"flops\": %.0f", flops);
+        latch_text_put(&t, "}");
         first = false;
       }
     latch_text_put(&t, "]}");

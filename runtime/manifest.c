@@ -180,7 +180,7 @@ static bool read_interval_tasks(reader *r, const latch_json_value *item, const c
   if (!(interval->tasks = calloc(list->count ? list->count : 1, sizeof(*interval->tasks))))
     return fail(r, list, where, "out of memory");
   interval->task_count = (int64_t)list->count;
-  static const char *const keys[] = {"kind", "tiles", NULL};
+  static const char *const keys[] = {"kind", "tiles", "bytes", "flops", NULL};
   int64_t sum = 0;
   for (size_t t = 0; t < list->count; ++t) {
     char task_path[160], kind_path[176];
@@ -193,7 +193,9 @@ static bool read_interval_tasks(reader *r, const latch_json_value *item, const c
     const latch_json_value *kind = get(r, task, task_path, "kind", LATCH_JSON_STRING, true);
     join(kind_path, sizeof(kind_path), task_path, "kind");
     if (!kind || !(interval->tasks[t].kind = copy_string(r, kind, kind_path, false)) ||
-        !read_integer(r, task, task_path, "tiles", 0, INT32_MAX, true, &interval->tasks[t].tiles))
+        !read_integer(r, task, task_path, "tiles", 0, INT32_MAX, true, &interval->tasks[t].tiles) ||
+        !read_integer(r, task, task_path, "bytes", 0, INT64_MAX, false, &interval->tasks[t].bytes) ||
+        !read_integer(r, task, task_path, "flops", 0, INT64_MAX, false, &interval->tasks[t].flops))
       return false;
     sum += interval->tasks[t].tiles;
   }

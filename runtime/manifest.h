@@ -36,6 +36,9 @@ typedef enum latch_init_kind { LATCH_INIT_NORMAL, LATCH_INIT_ONES, LATCH_INIT_ZE
 typedef struct latch_manifest_task {
   char *kind; /* the op name without "task." ("matmul") */
   int64_t tiles;
+  /* Optional ("bytes", "flops"; 0 when absent): the bytes of its tensors and the arithmetic of its
+   * products (latch_task_bytes, latch_task_flops), for the tile report's rates. */
+  int64_t bytes, flops;
 } latch_manifest_task;
 
 typedef struct latch_manifest_interval {

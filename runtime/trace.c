@@ -405,15 +405,23 @@ void latch_trace_tasks_print(FILE *stream, const latch_manifest *m, int64_t ctas
   if (total_us > 0) {
     qsort(times, (size_t)n, sizeof(*times), compare_task_time);
     fprintf(stream, "slowest tasks (tile time: the sum over a task's tiles of begin to its CTA's barrier after it; "
-                    "median and longest tile):\n");
-    fprintf(stream, "  %-28s %-26s %6s %11s %7s %10s %10s\n", "interval", "task", "tiles", "sum us", "share",
-            "median us", "max us");
+                    "median and longest tile; its bytes and products over its tile time spread on all %lld CTAs):\n",
+            (long long)ctas);
+    fprintf(stream, "  %-28s %-26s %6s %11s %7s %10s %10s %7s %8s\n", "interval", "task", "tiles", "sum us", "share",
+            "median us", "max us", "TB/s", "TFLOP/s");
     for (int64_t k = 0; k < n && k < slowest && times[k].sum_us > 0; ++k) {
       const task_time *tt = &times[k];
       const latch_manifest_interval *interval = &m->intervals[tt->interval];
-      fprintf(stream, "  %-28s %-26s %6lld %11.3f %6.1f%% %10.3f %10.3f\n", interval->name,
-              interval->tasks[tt->task].kind, (long long)tt->tiles, tt->sum_us, 100.0 * tt->sum_us / total_us,
-              tt->median_us, tt->max_us);
+      const latch_manifest_task *task = &interval->tasks[tt->task];
+      double seconds = tt->sum_us * 1e-6 / (double)ctas; /* as if every CTA ran only this task */
+      char bandwidth[32] = "-", arithmetic[32] = "-";
+      if (task->bytes > 0)
+        snprintf(bandwidth, sizeof(bandwidth), "%.2f", (double)task->bytes / seconds * 1e-12);
+      if (task->flops > 0)
+        snprintf(arithmetic, sizeof(arithmetic), "%.1f", (double)task->flops / seconds * 1e-12);
+      fprintf(stream, "  %-28s %-26s %6lld %11.3f %6.1f%% %10.3f %10.3f %7s %8s\n", interval->name, task->kind,
+              (long long)tt->tiles, tt->sum_us, 100.0 * tt->sum_us / total_us, tt->median_us, tt->max_us, bandwidth,
+              arithmetic);
     }
   }
   free(times);

@@ -313,8 +313,9 @@ static int cmd_trace(const char *kind, const char *out) {
 static const char synthetic_tasks_manifest[] =
     "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [256, 1, 1], \"dynamic_shared_bytes\": 0,"
     " \"tile_trace\": true, \"arena_bytes\": 0, \"intervals\": ["
-    "{\"name\": \"i0.matmul+1\", \"tiles\": 4, \"tasks\": [{\"kind\": \"matmul\", \"tiles\": 3}, {\"kind\": \"convert\", \"tiles\": 1}]},"
-    " {\"name\": \"i1.map\", \"tiles\": 2, \"tasks\": [{\"kind\": \"map\", \"tiles\": 2}]},"
+    "{\"name\": \"i0.matmul+1\", \"tiles\": 4, \"tasks\": [{\"kind\": \"matmul\", \"tiles\": 3, \"bytes\": 2100,"
+    " \"flops\": 21000000}, {\"kind\": \"convert\", \"tiles\": 1}]},"
+    " {\"name\": \"i1.map\", \"tiles\": 2, \"tasks\": [{\"kind\": \"map\", \"tiles\": 2, \"bytes\": 500}]},"
     " {\"name\": \"i2.matmul+1\", \"tiles\": 4, \"tasks\": [{\"kind\": \"matmul\", \"tiles\": 2}, {\"kind\": \"adamw\", \"tiles\": 2}]}],"
     " \"args\": [], \"results\": []}";
 
