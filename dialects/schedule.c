@@ -228,6 +228,14 @@ static bool bf16_operands(MlirOperation task) {
   return true;
 }
 
+/* An attention task's (batch x head) count, its Tq x Tk scores per head and its head width (q's). */
+static void attention_sizes(MlirOperation task, double *heads, double *scores, double *hd) {
+  MlirValue q = mlirOperationGetOperand(task, 0), k = mlirOperationGetOperand(task, 1);
+  *heads = (double)(latch_attention_dim(task, q, 0) * latch_attention_dim(task, q, 1));
+  *scores = (double)(latch_attention_dim(task, q, 2) * latch_attention_dim(task, k, 2));
+  *hd = (double)latch_attention_dim(task, q, 3);
+}
+
 double latch_task_tile_cost_ns(MlirOperation task) {
   /* flops per ns of one CTA: 128 x 128 tiles on tensor cores, the same tiles in fp32 (a router weight
    * gradient tile, 128 x 128 x 128 in fp32, took 51 us), the grouped weight gradient on tensor cores (its
@@ -264,10 +272,8 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   case LATCH_OP_TASK_ATTENTION_GRAD:
   case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
     /* per (b, h): S = q k^T (Tq Tk hd), plus P v in the forward and four more products in the gradient */
-    MlirValue q = mlirOperationGetOperand(task, 0), k = mlirOperationGetOperand(task, 1);
-    double heads = (double)(latch_attention_dim(task, q, 0) * latch_attention_dim(task, q, 1));
-    double scores = (double)(latch_attention_dim(task, q, 2) * latch_attention_dim(task, k, 2));
-    double hd = (double)latch_attention_dim(task, q, 3);
+    double heads, scores, hd;
+    attention_sizes(task, &heads, &scores, &hd);
     double products = kind == LATCH_OP_TASK_ATTENTION_STATS ? 1 : kind == LATCH_OP_TASK_ATTENTION ? 2 : 5;
     bool causal = latch_attr_bool(task, "causal", false);
     return 2 * heads * scores * hd * products * (causal ? 0.5 : 1) / tiles / ATTENTION_RATE;
@@ -312,10 +318,9 @@ double latch_task_flops(MlirOperation task) {
   case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
     /* per (b, h) and score: 2 hd for S = q k^T, 2 hdv for P v and for do v^T, ...; the split gradient's
      * query-row tiles compute S, dP and dq, its key-row tiles S, dP, dv and dk (both recompute S, dP) */
-    MlirValue q = mlirOperationGetOperand(task, 0), k = mlirOperationGetOperand(task, 1);
-    double heads = (double)(latch_attention_dim(task, q, 0) * latch_attention_dim(task, q, 1));
-    double scores = (double)(latch_attention_dim(task, q, 2) * latch_attention_dim(task, k, 2));
-    double hd = (double)latch_attention_dim(task, q, 3), hdv = hd;
+    double heads, scores, hd;
+    attention_sizes(task, &heads, &scores, &hd);
+    double hdv = hd;
     if (kind != LATCH_OP_TASK_ATTENTION_STATS)
       hdv = (double)latch_attention_dim(task, mlirOperationGetOperand(task, 2), 3);
     double per_score = kind == LATCH_OP_TASK_ATTENTION_STATS ? 2 * hd

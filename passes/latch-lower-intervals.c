@@ -932,6 +932,27 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
 
 static void write_trace_value(writer *w, const char *indent, const char *guard, int interval, int first, int count);
 
+/* Thread 0 (inside its scf.if) spins until the u32 at `counter` (an SSA name) reaches %v<target>: acquire
+ * loads, sleeping latch-lower-intervals{spin-sleep} ns before each further read. The grid barrier and the
+ * dataflow waits share it. */
+static void write_spin_until(writer *w, const lowerer *l, const char *counter, int target) {
+  latch_text *t = w->t;
+  int seen = fresh(w), wait = fresh(w);
+  latch_text_put(t, "      scf.while : () -> () {\n");
+  latch_text_put(t, "        %%v%d = llvm.load %s atomic syncscope(\"device\") acquire {alignment = 4 : i64} "
+                    ": !llvm.ptr<1> -> i32\n", seen, counter);
+  latch_text_put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, target);
+  latch_text_put(t, "        scf.condition(%%v%d)\n", wait);
+  latch_text_put(t, "      } do {\n");
+  if (l->spin_sleep_ns > 0) {
+    int sleep = fresh(w);
+    latch_text_put(t, "        %%v%d = arith.constant %lld : i32\n", sleep, (long long)l->spin_sleep_ns);
+    latch_text_put(t, "        nvvm.nanosleep %%v%d\n", sleep);
+  }
+  latch_text_put(t, "        scf.yield\n");
+  latch_text_put(t, "      }\n");
+}
+
 /* With dataflow, before wave `g` (program-wide number): thread 0 waits until each task the wave waits for
  * has counted all its tiles (acquire loads, sleeping spin-sleep ns between reads), then a CTA barrier
  * (also when there is nothing to wait for: it keeps the shared hand-over words of two waves apart). */
@@ -942,23 +963,13 @@ static void write_dependency_wait(writer *w, const lowerer *l, int g) {
     latch_text_put(t, "    scf.if %%leader {\n");
     for (int d = first; d < end; ++d) {
       const lowered_task *task = &l->tasks[l->wave_deps[d]];
-      int address = fresh(w), need = fresh(w), seen = fresh(w), wait = fresh(w);
+      int address = fresh(w), need = fresh(w);
       latch_text_put(t, "      %%v%d = llvm.getelementptr %%task_done[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
                      address, l->wave_deps[d]);
       latch_text_put(t, "      %%v%d = arith.constant %lld : i32\n", need, (long long)task->tiles);
-      latch_text_put(t, "      scf.while : () -> () {\n");
-      latch_text_put(t, "        %%v%d = llvm.load %%v%d atomic syncscope(\"device\") acquire {alignment = 4 : i64} "
-                        ": !llvm.ptr<1> -> i32\n", seen, address);
-      latch_text_put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, need);
-      latch_text_put(t, "        scf.condition(%%v%d)\n", wait);
-      latch_text_put(t, "      } do {\n");
-      if (l->spin_sleep_ns > 0) {
-        int sleep = fresh(w);
-        latch_text_put(t, "        %%v%d = arith.constant %lld : i32\n", sleep, (long long)l->spin_sleep_ns);
-        latch_text_put(t, "        nvvm.nanosleep %%v%d\n", sleep);
-      }
-      latch_text_put(t, "        scf.yield\n");
-      latch_text_put(t, "      }\n");
+      char counter[32];
+      snprintf(counter, sizeof(counter), "%%v%d", address);
+      write_spin_until(w, l, counter, need);
     }
     latch_text_put(t, "    }\n");
   }
@@ -973,7 +984,7 @@ static void write_dependency_wait(writer *w, const lowerer *l, int g) {
  * when that is >= 0 (table-dispatch). */
 static void write_barrier(writer *w, const lowerer *l, int interval, int interval_value, bool trace) {
   latch_text *t = w->t;
-  int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w), seen = fresh(w), wait = fresh(w);
+  int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w);
   latch_text_put(t, "    nvvm.barrier0\n");
   latch_text_put(t, "    scf.if %%leader {\n");
   if (trace && interval_value >= 0)
@@ -987,19 +998,7 @@ static void write_barrier(writer *w, const lowerer *l, int interval, int interva
   latch_text_put(t, "      %%v%d = arith.divui %%v%d, %%grid : i32\n", round, old);
   latch_text_put(t, "      %%v%d = arith.addi %%v%d, %%c1 : i32\n", next, round);
   latch_text_put(t, "      %%v%d = arith.muli %%v%d, %%grid : i32\n", target, next);
-  latch_text_put(t, "      scf.while : () -> () {\n");
-  latch_text_put(t, "        %%v%d = llvm.load %%counter atomic syncscope(\"device\") acquire {alignment = 4 : i64} "
-                    ": !llvm.ptr<1> -> i32\n", seen);
-  latch_text_put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, target);
-  latch_text_put(t, "        scf.condition(%%v%d)\n", wait);
-  latch_text_put(t, "      } do {\n");
-  if (l->spin_sleep_ns > 0) {
-    int sleep = fresh(w);
-    latch_text_put(t, "        %%v%d = arith.constant %lld : i32\n", sleep, (long long)l->spin_sleep_ns);
-    latch_text_put(t, "        nvvm.nanosleep %%v%d\n", sleep);
-  }
-  latch_text_put(t, "        scf.yield\n");
-  latch_text_put(t, "      }\n");
+  write_spin_until(w, l, "%counter", target);
   latch_text_put(t, "    }\n");
   latch_text_put(t, "    nvvm.barrier0\n");
 }
