@@ -60,6 +60,10 @@ static const latch_op_desc op_table[LATCH_OP_COUNT] = {
        ATTRS({"causal", B}, {"scale", F})),
     OP(TASK_ATTENTION_GRAD_FROM_STATS, "task.attention_grad_from_stats", 5, 3, 0,
        NAMES("q", "k", "v", "do", "stats"), NAMES("dq", "dk", "dv"), ATTRS({"causal", B}, {"scale", F})),
+    OP(TASK_ATTENTION_LSE, "task.attention_lse", 3, 2, 0, NAMES("q", "k", "v"), NAMES("o", "lse"),
+       ATTRS({"causal", B}, {"scale", F})),
+    OP(TASK_ATTENTION_STATS_FROM_LSE, "task.attention_stats_from_lse", 3, 1, 0, NAMES("o", "do", "lse"),
+       NAMES("stats"), NO_ATTRS),
     OP(INTERVAL_PROGRAM, "interval.program", 0, 0, 1, NULL, NULL,
        ATTRS({"sym_name", S}, {"function_type", LATCH_ATTR_TYPE})),
     OP(INTERVAL_INTERVAL, "interval.interval", 0, 0, 0, NULL, NULL, ATTRS({"name", S})),
@@ -236,15 +240,28 @@ bool latch_attention_bthd(MlirOperation op) { return latch_ref_is(latch_attr_str
 
 bool latch_op_takes_layout(latch_op_kind kind) {
   return kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_STATS ||
-         kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS;
+         kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS || kind == LATCH_OP_TASK_ATTENTION_LSE ||
+         kind == LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE;
 }
 
 int latch_layout_operand_count(latch_op_kind kind) {
-  return !latch_op_takes_layout(kind) ? 0 : kind == LATCH_OP_TASK_ATTENTION ? 3 : 4;
+  switch (kind) {
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_LSE: return 3;                /* q, k, v */
+  case LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE: return 2;     /* o, do */
+  case LATCH_OP_TASK_ATTENTION_STATS:
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: return 4;    /* q, k, o | v, do */
+  default: return 0;
+  }
 }
 
 int latch_layout_result_count(latch_op_kind kind) {
-  return kind == LATCH_OP_TASK_ATTENTION ? 1 : kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS ? 3 : 0;
+  switch (kind) {
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_LSE: return 1;                /* o (not lse) */
+  case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: return 3;    /* dq, dk, dv */
+  default: return 0;
+  }
 }
 
 intptr_t latch_attention_dim_index(MlirOperation op, intptr_t i) {

@@ -55,6 +55,8 @@ typedef struct latch_attr_desc {
   X(TASK_GROUPED_MATMUL_WEIGHT_GRAD)                     \
   X(TASK_ATTENTION_STATS)          \
   X(TASK_ATTENTION_GRAD_FROM_STATS) \
+  X(TASK_ATTENTION_LSE)            \
+  X(TASK_ATTENTION_STATS_FROM_LSE) \
   X(INTERVAL_PROGRAM)         \
   X(INTERVAL_INTERVAL)       \
   X(INTERVAL_BARRIER)         \
@@ -127,14 +129,15 @@ bool latch_grouped_matmul_transpose_w(MlirOperation op);
 /* Whether `op` carries a `task.fused` mark (latch-fuse-phases, latch-memory-rules: it runs as part of
  * another task's tiles, so the passes that rewrite single tasks leave it alone). */
 bool latch_has_fused_mark(MlirOperation op);
-/* The optional attribute `layout` of task.attention, task.attention_stats and task.attention_grad_from_stats
- * (absent: [B, H, T, d]; latch-verify checks it): "bthd" stores each of their [B, H, T, d] tensors (q, k, v,
- * o, do, dq, dk, dv; not stats) as [B, T, H, d], the layout of the projections around them, so that no
+/* The optional attribute `layout` of the attention ops (task.attention, task.attention_lse,
+ * task.attention_stats, task.attention_stats_from_lse, task.attention_grad_from_stats; absent: [B, H, T, d];
+ * latch-verify checks it): "bthd" stores each of their [B, H, T, d] tensors (q, k, v, o, do, dq, dk, dv; not
+ * stats or lse) as [B, T, H, d], the layout of the projections around them, so that no
  * transpose is needed (latch-fold-transposes writes it). */
 bool latch_attention_bthd(MlirOperation op);
-/* Whether ops of `kind` take `layout` (task.attention, task.attention_stats,
- * task.attention_grad_from_stats), and how many of their leading operands and results are the
- * [B, H, T, d] tensors it places (q, k, v | o, do; o | dq, dk, dv; stats is neither). */
+/* Whether ops of `kind` take `layout` (the five above), and how many of their leading operands and results
+ * are the [B, H, T, d] tensors it places (q, k, v | q, k, o, do | o, do | q, k, v, do; o | dq, dk, dv; stats
+ * and lse are neither). */
 bool latch_op_takes_layout(latch_op_kind kind);
 int latch_layout_operand_count(latch_op_kind kind);
 int latch_layout_result_count(latch_op_kind kind);
@@ -183,7 +186,10 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(attention_stats, q, 0) X(attention_stats, k, 1) X(attention_stats, o, 2)                   \
   X(attention_stats, do, 3) X(attention_grad_from_stats, q, 0)                                 \
   X(attention_grad_from_stats, k, 1) X(attention_grad_from_stats, v, 2)                        \
-  X(attention_grad_from_stats, do, 3) X(attention_grad_from_stats, stats, 4)
+  X(attention_grad_from_stats, do, 3) X(attention_grad_from_stats, stats, 4)                   \
+  X(attention_lse, q, 0) X(attention_lse, k, 1) X(attention_lse, v, 2)                        \
+  X(attention_stats_from_lse, o, 0) X(attention_stats_from_lse, do, 1)                         \
+  X(attention_stats_from_lse, lse, 2)
 
 #define LATCH_RESULT_LIST(X)                                                                   \
   X(matmul, c, 0) X(grouped_matmul, y, 0) X(reduce, y, 0) X(rmsnorm, y, 0) X(softmax, y, 0)    \
@@ -197,7 +203,8 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(attention_grad, dk, 1) X(attention_grad, dv, 2) X(topk_grad, dx, 0)                        \
   X(grouped_matmul_weight_grad, dw, 0) X(attention_stats, stats, 0)                            \
   X(attention_grad_from_stats, dq, 0) X(attention_grad_from_stats, dk, 1)                      \
-  X(attention_grad_from_stats, dv, 2)
+  X(attention_grad_from_stats, dv, 2) X(attention_lse, o, 0) X(attention_lse, lse, 1)           \
+  X(attention_stats_from_lse, stats, 0)
 
 /* Columns: op, attribute, C type, reader. */
 #define LATCH_ATTR_LIST(X)                                                                     \
@@ -234,7 +241,9 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(attention_stats, causal, bool, latch_attr_bool(op, "causal", false))                       \
   X(attention_stats, scale, double, latch_attr_float(op, "scale", 0))                          \
   X(attention_grad_from_stats, causal, bool, latch_attr_bool(op, "causal", false))             \
-  X(attention_grad_from_stats, scale, double, latch_attr_float(op, "scale", 0))
+  X(attention_grad_from_stats, scale, double, latch_attr_float(op, "scale", 0))             \
+  X(attention_lse, causal, bool, latch_attr_bool(op, "causal", false))                         \
+  X(attention_lse, scale, double, latch_attr_float(op, "scale", 0))
 
 #define X(opname, field, index)                                            \
   static inline MlirValue latch_##opname##_##field(MlirOperation op) {     \

@@ -268,13 +268,15 @@ double latch_task_tile_cost_ns(MlirOperation task) {
     return tile_flops * (double)rows(a) / (double)mlirShapedTypeGetDimSize(out, 0) /
            (bf16_operands(task) ? WEIGHT_GRAD_RATE : FP32_RATE);
   case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_LSE:
   case LATCH_OP_TASK_ATTENTION_STATS:
   case LATCH_OP_TASK_ATTENTION_GRAD:
   case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
     /* per (b, h): S = q k^T (Tq Tk hd), plus P v in the forward and four more products in the gradient */
     double heads, scores, hd;
     attention_sizes(task, &heads, &scores, &hd);
-    double products = kind == LATCH_OP_TASK_ATTENTION_STATS ? 1 : kind == LATCH_OP_TASK_ATTENTION ? 2 : 5;
+    bool forward = kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_LSE;
+    double products = kind == LATCH_OP_TASK_ATTENTION_STATS ? 1 : forward ? 2 : 5;
     bool causal = latch_attr_bool(task, "causal", false);
     return 2 * heads * scores * hd * products * (causal ? 0.5 : 1) / tiles / ATTENTION_RATE;
   }
@@ -313,6 +315,7 @@ double latch_task_flops(MlirOperation task) {
     return 2.0 * (double)rows(x) * (double)dim_from_end(out, 1) * (double)dim_from_end(out, 0);
   }
   case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_LSE:
   case LATCH_OP_TASK_ATTENTION_STATS:
   case LATCH_OP_TASK_ATTENTION_GRAD:
   case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
@@ -323,8 +326,9 @@ double latch_task_flops(MlirOperation task) {
     double hdv = hd;
     if (kind != LATCH_OP_TASK_ATTENTION_STATS)
       hdv = (double)latch_attention_dim(task, mlirOperationGetOperand(task, 2), 3);
+    bool forward = kind == LATCH_OP_TASK_ATTENTION || kind == LATCH_OP_TASK_ATTENTION_LSE;
     double per_score = kind == LATCH_OP_TASK_ATTENTION_STATS ? 2 * hd
-                       : kind == LATCH_OP_TASK_ATTENTION     ? 2 * (hd + hdv)
+                       : forward                             ? 2 * (hd + hdv)
                        : kind == LATCH_OP_TASK_ATTENTION_GRAD ? 2 * (3 * hd + 2 * hdv)
                                                               : 2 * (4 * hd + 3 * hdv);
     return heads * scores * per_score * (latch_attr_bool(task, "causal", false) ? 0.5 : 1);
@@ -345,8 +349,8 @@ int64_t latch_scatter_tile_rows(int64_t rows) {
  * element-wise products of latch_matmul_is_small by output elements), LATCH_WARP_ROW_TILE rows for the
  * warp-per-row ops, 64 rows for the other row-wise ops, 8192 elements for
  * elementwise work (copies and row gathers included), 64 interleaved query rows of one (batch, head) for
- * attention and the split gradient's statistics (the products: those query-row tiles, then as many
- * key-row tiles), one (batch, head, 128 queries) block for the unsplit attention_grad,
+ * attention (with or without lse) and the split gradient's statistics (the products: those query-row tiles,
+ * then as many key-row tiles), LATCH_STATS_FROM_LSE_TILE_ROWS rows for the statistics from lse, one (batch, head, 128 queries) block for the unsplit attention_grad,
  * (row tile, group) pairs x 128 columns for grouped_matmul (row tiles + groups of them),
  * latch_scatter_tile_rows rows of a scatter_add_rows with many sources, 256 sort positions
  * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles (latch_rmsnorm_grad_chunk_rows); at least 1, at most
@@ -385,7 +389,11 @@ int64_t latch_task_tile_count(MlirOperation task) {
     tiles = mlirShapedTypeGetDimSize(q, 0) * mlirShapedTypeGetDimSize(q, 1) * ceil_div(mlirShapedTypeGetDimSize(q, 2), 128);
     break;
   }
+  case LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE: /* rows of o */
+    tiles = ceil_div(rows(mlirValueGetType(mlirOperationGetOperand(task, 0))), LATCH_STATS_FROM_LSE_TILE_ROWS);
+    break;
   case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_LSE:
   case LATCH_OP_TASK_ATTENTION_STATS:
   case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
     MlirValue q = mlirOperationGetOperand(task, 0), k = mlirOperationGetOperand(task, 1);

@@ -55,6 +55,10 @@ int latch_module_find_program(MlirOperation module, MlirOperation *out_program, 
  * at TinyMoE 32x1024 (S = 65536) tiles of 64 rows spent 47-100 us each mostly reading indices; with at
  * most 256 rows (128 for its 32768-row scatters, 256 for the 65536-row ones) the update took 0.969 of
  * the time (H200, 2026-12-03; 128 at most: 0.971). */
+/* task.attention_stats_from_lse runs in tiles of this many rows of o: one pass of a CTA's 256 threads, four
+ * per row (latch-lower-tasks). */
+#define LATCH_STATS_FROM_LSE_TILE_ROWS 64
+
 #define LATCH_SCATTER_ELEMENTWISE_SOURCES 32
 #define LATCH_SCATTER_MAX_TILE_ROWS 256
 #define LATCH_SCATTER_MIN_TILE_ROWS 8

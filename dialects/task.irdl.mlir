@@ -279,4 +279,24 @@ irdl.dialect @task {
     irdl.results(dq: %r0, dk: %r1, dv: %r2)
     irdl.attributes {"causal" = %a0, "scale" = %a1}
   }
+  irdl.operation @attention_lse {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    %a0 = irdl.base "#builtin.integer"
+    %a1 = irdl.base "#builtin.float"
+    irdl.operands(q: %o0, k: %o1, v: %o2)
+    irdl.results(o: %r0, lse: %r1)
+    irdl.attributes {"causal" = %a0, "scale" = %a1}
+  }
+  irdl.operation @attention_stats_from_lse {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(o: %o0, do: %o1, lse: %o2)
+    irdl.results(stats: %r0)
+  }
 }

@@ -798,6 +798,13 @@ static bool run_kernel(MlirOperation op, latch_op_kind kind, latch_tensor **in, 
     ok = latch_kernel_attention(in[0], in[1], in[2], latch_attention_causal(op), latch_attention_scale(op), out[0],
                                 error, sizeof(error));
     break;
+  case LATCH_OP_TASK_ATTENTION_LSE:
+    ok = latch_kernel_attention_lse(in[0], in[1], in[2], latch_attention_lse_causal(op), latch_attention_lse_scale(op),
+                                    out[0], out[1], error, sizeof(error));
+    break;
+  case LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE:
+    ok = latch_kernel_attention_stats_from_lse(in[0], in[1], in[2], out[0], error, sizeof(error));
+    break;
   case LATCH_OP_TASK_TOPK:
     ok = latch_kernel_topk(in[0], latch_topk_k(op), out[0], out[1], error, sizeof(error));
     break;

@@ -455,6 +455,11 @@ bool latch_kernel_rope(const latch_tensor *x, double theta, latch_tensor *y, cha
 
 bool latch_kernel_attention(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v, bool causal,
                             double scale, latch_tensor *o, char *error, size_t error_size) {
+  return latch_kernel_attention_lse(q, k, v, causal, scale, o, NULL, error, error_size);
+}
+
+bool latch_kernel_attention_lse(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v, bool causal,
+                                double scale, latch_tensor *o, latch_tensor *lse, char *error, size_t error_size) {
   if (!need_float(q, "q", error, error_size) || !need_float(k, "k", error, error_size) ||
       !need_float(v, "v", error, error_size) || !need_float(o, "the result", error, error_size) ||
       !need_rank(q, 4, "q", error, error_size) || !need_rank(k, 4, "k", error, error_size) ||
@@ -468,6 +473,10 @@ bool latch_kernel_attention(const latch_tensor *q, const latch_tensor *k, const 
       !need_dim(o, 0, b, "the result", error, error_size) ||
       !need_dim(o, 1, heads, "the result", error, error_size) ||
       !need_dim(o, 2, tq, "the result", error, error_size) || !need_dim(o, 3, hdv, "the result", error, error_size))
+    return false;
+  if (lse && (!need_float(lse, "lse", error, error_size) || !need_rank(lse, 3, "lse", error, error_size) ||
+              !need_dim(lse, 0, b, "lse", error, error_size) || !need_dim(lse, 1, heads, "lse", error, error_size) ||
+              !need_dim(lse, 2, tq, "lse", error, error_size)))
     return false;
   if (causal && tk != tq)
     return fail(error, error_size, "causal attention needs the same T for q and k (%lld vs %lld)", (long long)tq,
@@ -493,6 +502,8 @@ bool latch_kernel_attention(const latch_tensor *q, const latch_tensor *k, const 
         scores[j] = exp(scores[j] - max);
         sum += scores[j];
       }
+      if (lse) /* the statistics' L (attention_stats): max + log of the shifted sum */
+        lse->f[bh * tq + i] = max + log(sum);
       double *out = os + i * hdv;
       for (int64_t c = 0; c < hdv; ++c)
         out[c] = 0.0;
@@ -989,6 +1000,28 @@ bool latch_kernel_attention_stats(const latch_tensor *q, const latch_tensor *k, 
     return fail(error, error_size, "out of memory");
   attention_stats(q, k, o, d_o, causal, scale, scores, stats->f);
   free(scores);
+  return true;
+}
+
+bool latch_kernel_attention_stats_from_lse(const latch_tensor *o, const latch_tensor *d_o, const latch_tensor *lse,
+                                           latch_tensor *stats, char *error, size_t error_size) {
+  if (!need_float(o, "o", error, error_size) || !need_rank(o, 4, "o", error, error_size) ||
+      !need_same_shape(o, "o", d_o, "do", error, error_size) || !need_float(lse, "lse", error, error_size) ||
+      !need_rank(lse, 3, "lse", error, error_size) || !need_float(stats, "stats", error, error_size) ||
+      !need_rank(stats, 4, "stats", error, error_size) || !need_dim(stats, 3, 2, "stats", error, error_size))
+    return false;
+  for (int d = 0; d < 3; ++d)
+    if (!need_dim(lse, d, o->shape[d], "lse", error, error_size) ||
+        !need_dim(stats, d, o->shape[d], "stats", error, error_size))
+      return false;
+  int64_t rows = o->shape[0] * o->shape[1] * o->shape[2], hdv = o->shape[3];
+  for (int64_t r = 0; r < rows; ++r) {
+    double row_dot = 0.0;
+    for (int64_t c = 0; c < hdv; ++c)
+      row_dot += d_o->f[r * hdv + c] * o->f[r * hdv + c];
+    stats->f[r * 2] = lse->f[r];
+    stats->f[r * 2 + 1] = row_dot;
+  }
   return true;
 }
 

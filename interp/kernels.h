@@ -42,6 +42,10 @@ bool latch_kernel_embedding(const latch_tensor *table, const latch_tensor *ids, 
 bool latch_kernel_rope(const latch_tensor *x, double theta, latch_tensor *y, char *error, size_t error_size);
 bool latch_kernel_attention(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v, bool causal,
                             double scale, latch_tensor *o, char *error, size_t error_size);
+/* latch_kernel_attention that also writes lse [B,H,Tq]: each query row's log-sum-exp L, as
+ * latch_kernel_attention_stats computes it (lse may be NULL). */
+bool latch_kernel_attention_lse(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v, bool causal,
+                                double scale, latch_tensor *o, latch_tensor *lse, char *error, size_t error_size);
 bool latch_kernel_topk(const latch_tensor *x, int64_t k, latch_tensor *values, latch_tensor *indices,
                        char *error, size_t error_size);
 bool latch_kernel_bucket(const latch_tensor *ids, int64_t buckets, latch_tensor *order, latch_tensor *ends,
@@ -82,6 +86,9 @@ bool latch_kernel_attention_grad(const latch_tensor *q, const latch_tensor *k, c
 bool latch_kernel_attention_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *o,
                                   const latch_tensor *d_o, bool causal, double scale, latch_tensor *stats,
                                   char *error, size_t error_size);
+/* stats [B,H,Tq,2] from the forward's lse [B,H,Tq]: (L, D) = (lse, do . o) per query row. */
+bool latch_kernel_attention_stats_from_lse(const latch_tensor *o, const latch_tensor *d_o, const latch_tensor *lse,
+                                           latch_tensor *stats, char *error, size_t error_size);
 bool latch_kernel_attention_grad_from_stats(const latch_tensor *q, const latch_tensor *k, const latch_tensor *v,
                                             const latch_tensor *d_o, const latch_tensor *stats, bool causal,
                                             double scale, latch_tensor *dq, latch_tensor *dk, latch_tensor *dv,

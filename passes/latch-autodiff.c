@@ -605,6 +605,13 @@ static void vjp_op(differentiator *d, MlirOperation op) {
   case LATCH_OP_TASK_MAP: vjp_map(d, op); return;
   case LATCH_OP_TASK_RMSNORM: vjp_rmsnorm(d, op, g); return;
   case LATCH_OP_TASK_ATTENTION: vjp_attention(d, op, g); return;
+  case LATCH_OP_TASK_ATTENTION_LSE: /* operands, attributes and o as task.attention's; lse is for statistics */
+    if (!mlirValueIsNull(map_get(&d->adjoints, latch_attention_lse_lse_result(op)))) {
+      fail_at(d, op, "no VJP rule for the result 'lse' of");
+      return;
+    }
+    vjp_attention(d, op, g);
+    return;
   case LATCH_OP_TASK_REDUCE: {
     MlirValue x = latch_reduce_x(op);
     MlirValue operands[2] = {x, g};

@@ -1,9 +1,9 @@
 /* latch-fold-transposes.c - removes the transposes between the attention ops and the projections around
- * them: task.attention, task.attention_stats and task.attention_grad_from_stats take layout = "bthd"
+ * them: the attention ops (latch_op_takes_layout) take layout = "bthd"
  * (latch_attention_bthd, docs/task-dialect.md) and read and write their [B, H, T, d] tensors as the
  * [B, T, H, d] that the projections produce and consume.
  *
- * An attention op is rewritten when every one of its [B, H, T, d] operands (q, k, v | o, do) is
+ * An attention op is rewritten when every one of its [B, H, T, d] operands (q, k, v | o, do | ...) is
  *   - a task.transpose {perm = [0, 2, 1, 3]} of a [B, T, H, d] value (the op then reads that value),
  *   - a task.convert of such a transpose (the op reads a new convert of the transposed value: TinyMoE's bf16
  *     do for the split gradient's products), or
@@ -12,7 +12,8 @@
  * the result, which is [B, T, H, d] now) or an attention op that is rewritten too. Those conditions are
  * met by the largest set of ops that is closed under them, found by dropping ops that miss them until none
  * does. Only ops that the tensor-core templates lower are candidates (latch_attention_fits_tensor_cores
- * with bf16 q, k and v, or o for the statistics; latch-lower-tasks lowers layout = "bthd" only there).
+ * with bf16 q, k and v, or o for the statistics; latch-lower-tasks lowers layout = "bthd" only there), and
+ * task.attention_stats_from_lse, whose one template reads either layout.
  * Transposes and converts left without readers are erased.
  *
  * Exact: only the place of each element changes (a transpose and a convert commute, both per element),
@@ -109,6 +110,8 @@ static bool candidate(MlirOperation op) {
   for (int i = 0; i < layout_results(op); ++i)
     if (!is_static_4d(mlirOperationGetResult(op, i)))
       return false;
+  if (latch_op_kind_of(op) == LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE)
+    return true; /* its row template reads either layout */
   MlirValue q = mlirOperationGetOperand(op, 0), k = mlirOperationGetOperand(op, 1), third = mlirOperationGetOperand(op, 2);
   int64_t tq = latch_attention_dim(op, q, 2), hd = latch_attention_dim(op, q, 3), tk = latch_attention_dim(op, k, 2);
   int64_t hdv = latch_attention_dim(op, third, 3); /* v, or o for the statistics (as wide as v) */

@@ -3216,6 +3216,8 @@ static void gen_attention_rows(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
   int next[2] = {step.max, step.sum};
   for_end(g, 2, next, types);
+  if (io->out_count > 1) /* task.attention_lse */
+    store_f32(g, &io->out[1], add(g, mulc(g, bh, tq), i), fadd(g, results[0], op1(g, "math.log", results[1], "f32")));
   int o_base = mulc(g, add(g, mulc(g, bh, tq), i), hdv);
   int c2 = loop_begin(g, ci64(g, 0), ci64(g, hdv), ci64(g, 1));
   store_f32(g, o, add(g, o_base, c2), fdiv(g, local_load(g, accumulator, c2), results[1]));
@@ -3918,6 +3920,12 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
     for (int h = 0; h < 2; ++h) {
       int m;
       l[h] = tc_merge_rows(g, results, other, h, &m, &fa[h], &fb[h]);
+      if (io->out_count > 1) { /* task.attention_lse: L = m + log(l), the statistics' (gen_attention_stats_mma) */
+        when_begin(g, cmpi(g, "eq", w.c, ci64(g, 0), "i64"));
+        int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
+        store_f32(g, &io->out[1], row, fadd(g, m, op1(g, "math.log", l[h], "f32")));
+        when_end(g);
+      }
     }
     for (int64_t nt = 0; nt < vtiles; ++nt)
       for (int i = 0; i < 4; ++i) {
@@ -4192,6 +4200,11 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   for (int64_t m = 0; m < pv; ++m)
     out[m] = fdiv(g, results[2 + m], results[1]);
   lane_row_store(g, o, mulc(g, add(g, mulc(g, bh, tq), i), hdv), hdv, r.lane, out);
+  if (io->out_count > 1) { /* task.attention_lse: L as the statistics compute it */
+    when_begin(g, cmpi(g, "eq", r.lane, ci64(g, 0), "i64"));
+    store_f32(g, &io->out[1], add(g, mulc(g, bh, tq), i), fadd(g, results[0], op1(g, "math.log", results[1], "f32")));
+    when_end(g);
+  }
   attention_row_end(g);
   loop_end(g);
 }
@@ -4224,6 +4237,37 @@ static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
   int row_dot = lane_dot(g, dov, ov, hdv);
   store_row_stats(g, stats, row, lse, row_dot, r.lane);
   attention_row_end(g);
+  loop_end(g);
+}
+
+/* Statistics from the forward's lse (task.attention_stats_from_lse): stats[row] = (lse[row], do[row] . o[row])
+ * per query row, four threads per row: thread c of the quad sums columns c, c + 4, ... in order and the
+ * quad adds its four sums (quad_combine), the order of gen_attention_stats_mma's D, so the split gradient
+ * reads the same bits either way. The last tile's threads past the rows read the last row (the shuffles
+ * need every lane) and write nothing. */
+static void gen_attention_stats_from_lse(gen *g, task_io *io) {
+  const tensor_ref *o = &io->in[0], *d_o = &io->in[1], *lse = &io->in[2], *stats = &io->out[0];
+  int64_t tq = dim(o, 2), hdv = dim(o, 3), rows = dim(o, 0) * dim(o, 1) * tq;
+  int vt = tiles_begin(g, ceil_div(rows, LATCH_STATS_FROM_LSE_TILE_ROWS));
+  int row = add(g, mulc(g, vt, LATCH_STATS_FROM_LSE_TILE_ROWS), divc(g, g->tid, 4)), c = remc(g, g->tid, 4);
+  int at_row = mini(g, row, ci64(g, rows - 1)), bh = divc(g, at_row, tq), t = remc(g, at_row, tq);
+  int do_row = add(g, attention_head(g, d_o, bh), mulc(g, t, attention_row_stride(d_o)));
+  int o_row = add(g, attention_head(g, o, bh), mulc(g, t, attention_row_stride(o)));
+  int dot_part = cf32(g, 0.0);
+  for (int64_t col = 0; col < hdv; col += 4) {
+    int at = addc(g, c, col);
+    if (col + 4 <= hdv) {
+      dot_part = fadd(g, dot_part, fmul(g, load_f32(g, d_o, add(g, do_row, at)), load_f32(g, o, add(g, o_row, at))));
+      continue;
+    }
+    int inside = cmpi(g, "slt", at, ci64(g, hdv), "i64"), safe = mini(g, at, ci64(g, hdv - 1));
+    int product = fmul(g, load_f32(g, d_o, add(g, do_row, safe)), load_f32(g, o, add(g, o_row, safe)));
+    dot_part = sel(g, inside, fadd(g, dot_part, product), dot_part, "f32");
+  }
+  int row_dot = quad_combine(g, "arith.addf", dot_part);
+  when_begin(g, cmpi(g, "slt", row, ci64(g, rows), "i64"));
+  store_row_stats(g, stats, row, load_f32(g, lse, row), row_dot, c);
+  when_end(g);
   loop_end(g);
 }
 
@@ -4763,14 +4807,17 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
     ok = in[0].rank == 4 && in[0].dims[3] % 2 == 0 && out[0].elements == in[0].elements;
     break;
   case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_LSE:
   case LATCH_OP_TASK_ATTENTION_GRAD: {
     bool causal = latch_attr_bool(op, "causal", false);
     ok = in[0].rank == 4 && in[1].rank == 4 && in[2].rank == 4 && in[1].dims[0] == in[0].dims[0] &&
          in[1].dims[1] == in[0].dims[1] && in[1].dims[3] == in[0].dims[3] && in[2].dims[0] == in[0].dims[0] &&
          in[2].dims[1] == in[0].dims[1] && in[2].dims[2] == in[1].dims[2] && (!causal || in[1].dims[2] == in[0].dims[2]);
     int64_t o_elements = in[0].dims[0] * in[0].dims[1] * in[0].dims[2] * in[2].dims[3];
-    if (ok && kind == LATCH_OP_TASK_ATTENTION)
+    if (ok && kind != LATCH_OP_TASK_ATTENTION_GRAD)
       ok = out[0].elements == o_elements;
+    if (ok && kind == LATCH_OP_TASK_ATTENTION_LSE)
+      ok = out[1].elements == in[0].dims[0] * in[0].dims[1] * in[0].dims[2] && out[1].dt == DT_F32;
     if (ok && kind == LATCH_OP_TASK_ATTENTION_GRAD)
       ok = in[3].elements == o_elements && in[4].elements == o_elements && out[0].elements == in[0].elements &&
            out[1].elements == in[1].elements && out[2].elements == in[2].elements;
@@ -4799,6 +4846,14 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
              32 * MAX_LANE_PARTS);
       return false;
     }
+    break;
+  }
+  case LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE: {
+    const tensor_ref *o = &in[0], *d_o = &in[1], *lse = &in[2], *stats = &out[0];
+    ok = o->rank == 4 && d_o->rank == 4 && stats->rank == 4 && stats->dt == DT_F32 && lse->dt == DT_F32 &&
+         lse->elements == o->dims[0] * o->dims[1] * o->dims[2] && stats->dims[3] == 2 && o->dims[3] >= 1;
+    for (int d = 0; ok && d < 4; ++d)
+      ok = d_o->dims[d] == o->dims[d] && (d == 3 || stats->dims[d] == o->dims[d]);
     break;
   }
   case LATCH_OP_TASK_TOPK: {
@@ -4842,8 +4897,9 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
     report(l, op, "operand and result shapes do not fit this task (run latch-verify)");
     return false;
   }
-  /* Only the tensor-core templates read the layout "bthd" (latch-fold-transposes writes it only there). */
-  if (io->in[0].bthd && !attention_fits_tensor_cores(&in[0], &in[1], &in[2], kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)) {
+  /* Only the tensor-core templates (and the one of the statistics from lse) read the layout "bthd"
+   * (latch-fold-transposes writes it only there). */
+  if (io->in[0].bthd && kind != LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE && !attention_fits_tensor_cores(&in[0], &in[1], &in[2], kind == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)) {
     report(l, op, "layout = \"bthd\" is lowered on tensor cores only (bf16 q, k and v or o, heads of at most %d, "
                   "query rows a multiple of 64, keys of 32, or 64 for the gradient)", TC_MAX_HEAD);
     return false;
@@ -4862,7 +4918,9 @@ static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind k
   case LATCH_OP_TASK_CROSS_ENTROPY: gen_cross_entropy(g, io); break;
   case LATCH_OP_TASK_EMBEDDING: gen_gather(g, io); break;
   case LATCH_OP_TASK_ROPE: gen_rope(g, &io->in[0], &io->out[0], latch_rope_theta(op), false); break;
-  case LATCH_OP_TASK_ATTENTION: gen_attention(g, io, op); break;
+  case LATCH_OP_TASK_ATTENTION:
+  case LATCH_OP_TASK_ATTENTION_LSE: gen_attention(g, io, op); break;
+  case LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE: gen_attention_stats_from_lse(g, io); break;
   case LATCH_OP_TASK_TOPK: gen_topk(g, io, op); break;
   case LATCH_OP_TASK_BUCKET: gen_bucket(g, io); break;
   case LATCH_OP_TASK_GATHER_ROWS: gen_gather(g, io); break;

@@ -3,6 +3,15 @@
  *   %dq, %dk, %dv = task.attention_grad_from_stats(q, k, v, do, %stats)
  * with the same causal and scale attributes (and the original's other attributes, task.phase included).
  *
+ * With `forward-lse` (the default), when o is the result of a task.attention of the same q, k, v, causal
+ * and scale, that forward becomes a task.attention_lse, which also writes each query row's log-sum-exp
+ *   %o, %lse = task.attention_lse(q, k, v)                 // lse: [B, H, Tq] f32
+ * and the statistics read it instead of recomputing every score:
+ *   %stats = task.attention_stats_from_lse(o, do, %lse)
+ * The forward's online softmax is the statistics' (same blocks, same order), so L has the same bits, and
+ * the statistics' pass over the keys (a quarter of the gradient's time at TinyMoE 32x1024) is gone; lse
+ * lives from the forward to the backward (4 bytes per query row).
+ *
  * Why: the key rows of the gradient need the log-sum-exp L of every query row that sees them, and a tile
  * of one task cannot wait for another tile of the same task. Unsplit, each key tile recomputes L for all
  * later query rows (quadratic per tile, about 6x redundant at T = 1024). Split, the statistics are one
@@ -35,12 +44,17 @@
 
 typedef struct split_options {
   bool convert_do;
+  bool forward_lse;
 } split_options;
 
 static const latch_pass_option split_option_table[] = {
     {"convert-do", LATCH_OPTION_BOOL, "true",
      "give the products a bf16 do (task.convert) when they run on bf16 tensor cores and do is f32",
      offsetof(split_options, convert_do)},
+    {"forward-lse", LATCH_OPTION_BOOL, "true",
+     "the forward task.attention of o (same q, k, v, causal, scale) writes lse (task.attention_lse), and the "
+     "statistics read it (task.attention_stats_from_lse) instead of recomputing the scores",
+     offsetof(split_options, forward_lse)},
 };
 static int64_t dim_of(MlirValue value, intptr_t d) { return mlirShapedTypeGetDimSize(mlirValueGetType(value), d); }
 
@@ -84,6 +98,42 @@ static MlirValue products_do(MlirOperation grad, MlirValue q, MlirValue k, MlirV
   return mlirOperationGetResult(convert, 0);
 }
 
+/* The lse of o's forward: o's owner when it is a task.attention (or already a task.attention_lse) of the
+ * same q, k, v, causal and scale as `grad`, rewritten into a task.attention_lse in place of the
+ * task.attention; null when o has no such forward. */
+static MlirValue forward_lse(MlirOperation grad) {
+  MlirValue o = latch_attention_grad_o(grad);
+  if (!mlirValueIsAOpResult(o) || mlirOpResultGetResultNumber(o) != 0)
+    return (MlirValue){NULL};
+  MlirOperation forward = mlirOpResultGetOwner(o);
+  latch_op_kind kind = latch_op_kind_of(forward);
+  if ((kind != LATCH_OP_TASK_ATTENTION && kind != LATCH_OP_TASK_ATTENTION_LSE) || latch_has_fused_mark(forward) ||
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(forward, mlirStringRefCreateFromCString("layout"))))
+    return (MlirValue){NULL};
+  for (intptr_t i = 0; i < 3; ++i)
+    if (!mlirValueEqual(mlirOperationGetOperand(forward, i), mlirOperationGetOperand(grad, i)))
+      return (MlirValue){NULL};
+  if (latch_attr_bool(forward, "causal", false) != latch_attention_grad_causal(grad) ||
+      latch_attr_float(forward, "scale", 0) != latch_attention_grad_scale(grad))
+    return (MlirValue){NULL};
+  if (kind == LATCH_OP_TASK_ATTENTION_LSE)
+    return mlirOperationGetResult(forward, 1);
+  MlirContext context = mlirOperationGetContext(forward);
+  MlirValue q = latch_attention_q(forward);
+  int64_t shape[3] = {dim_of(q, 0), dim_of(q, 1), dim_of(q, 2)};
+  MlirType types[2] = {mlirValueGetType(o), mlirRankedTensorTypeGet(3, shape, mlirF32TypeGet(context), mlirAttributeGetNull())};
+  MlirValue operands[3] = {q, latch_attention_k(forward), latch_attention_v(forward)};
+  MlirAttribute attrs[2] = {latch_attr_get_bool(context, latch_attention_causal(forward)),
+                            latch_attr_get_float(context, latch_attention_scale(forward))};
+  MlirOperation with_lse =
+      latch_op_create(LATCH_OP_TASK_ATTENTION_LSE, mlirOperationGetLocation(forward), 2, types, 3, operands, attrs);
+  copy_attributes(forward, with_lse);
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(forward), forward, with_lse);
+  mlirValueReplaceAllUsesOfWith(o, mlirOperationGetResult(with_lse, 0));
+  mlirOperationDestroy(forward);
+  return mlirOperationGetResult(with_lse, 1);
+}
+
 static bool split(MlirOperation grad, const split_options *options) {
   MlirContext context = mlirOperationGetContext(grad);
   MlirLocation loc = mlirOperationGetLocation(grad);
@@ -98,16 +148,28 @@ static bool split(MlirOperation grad, const split_options *options) {
                             latch_attr_get_float(context, latch_attention_grad_scale(grad))};
   int64_t shape[4] = {dim_of(q, 0), dim_of(q, 1), dim_of(q, 2), 2};
   MlirType stats_type = mlirRankedTensorTypeGet(4, shape, mlirF32TypeGet(context), mlirAttributeGetNull());
-  MlirValue stats_operands[4] = {q, k, o, d_o};
-  MlirOperation stats = latch_op_create(LATCH_OP_TASK_ATTENTION_STATS, loc, 1, &stats_type, 4, stats_operands, attrs);
+  MlirValue lse = options->forward_lse ? forward_lse(grad) : (MlirValue){NULL};
+  o = latch_attention_grad_o(grad); /* forward_lse may have replaced it */
+  MlirOperation stats;
+  if (!mlirValueIsNull(lse)) {
+    MlirValue stats_operands[3] = {o, d_o, lse};
+    stats = latch_op_create(LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE, loc, 1, &stats_type, 3, stats_operands, NULL);
+  } else {
+    MlirValue stats_operands[4] = {q, k, o, d_o};
+    stats = latch_op_create(LATCH_OP_TASK_ATTENTION_STATS, loc, 1, &stats_type, 4, stats_operands, attrs);
+  }
   MlirValue stats_value = mlirOperationGetResult(stats, 0);
   MlirValue operands[5] = {q, k, v, options->convert_do ? products_do(grad, q, k, v, d_o) : d_o, stats_value};
   MlirType types[3];
   for (int r = 0; r < 3; ++r)
     types[r] = mlirValueGetType(mlirOperationGetResult(grad, r));
   MlirOperation products = latch_op_create(LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS, loc, 3, types, 5, operands, attrs);
-  copy_attributes(grad, stats);
   copy_attributes(grad, products);
+  copy_attributes(grad, stats);
+  if (!mlirValueIsNull(lse)) { /* its attributes are the phase's: causal and scale live in the forward */
+    mlirOperationRemoveAttributeByName(stats, mlirStringRefCreateFromCString("causal"));
+    mlirOperationRemoveAttributeByName(stats, mlirStringRefCreateFromCString("scale"));
+  }
   MlirBlock block = mlirOperationGetBlock(grad);
   mlirBlockInsertOwnedOperationBefore(block, grad, stats);
   mlirBlockInsertOwnedOperationBefore(block, grad, products);

@@ -300,6 +300,15 @@ static const value_rule value_rules[] = {
     V(ATTENTION_GRAD_FROM_STATS, "v", 4, FLOAT),
     V(ATTENTION_GRAD_FROM_STATS, "do", 4, FLOAT),
     V(ATTENTION_GRAD_FROM_STATS, "stats", 4, F32),
+    V(ATTENTION_LSE, "q", 4, FLOAT),
+    V(ATTENTION_LSE, "k", 4, FLOAT),
+    V(ATTENTION_LSE, "v", 4, FLOAT),
+    V(ATTENTION_LSE, "o", 4, FLOAT),
+    V(ATTENTION_LSE, "lse", 3, F32),
+    V(ATTENTION_STATS_FROM_LSE, "o", 4, FLOAT),
+    V(ATTENTION_STATS_FROM_LSE, "do", 4, FLOAT),
+    V(ATTENTION_STATS_FROM_LSE, "lse", 3, F32),
+    V(ATTENTION_STATS_FROM_LSE, "stats", 4, F32),
     V(TOPK_GRAD, "dvalues", 2, FLOAT),
     V(TOPK_GRAD, "indices", 2, I32),
     V(TOPK_GRAD, "dx", 2, FLOAT),
@@ -363,6 +372,7 @@ static const attr_range attr_ranges[] = {
     R(TOPK_GRAD, "columns", 1, INFINITY, true, false),
     R(ATTENTION_STATS, "scale", -INFINITY, INFINITY, false, false),
     R(ATTENTION_GRAD_FROM_STATS, "scale", -INFINITY, INFINITY, false, false),
+    R(ATTENTION_LSE, "scale", -INFINITY, INFINITY, false, false),
 };
 #undef R
 
@@ -525,6 +535,24 @@ static const relation relations[] = {
     DTYPE(ATTENTION_GRAD_FROM_STATS, "dk", "k"),
     SHAPE(ATTENTION_GRAD_FROM_STATS, "dv", "v"),
     DTYPE(ATTENTION_GRAD_FROM_STATS, "dv", "v"),
+    EQ(ATTENTION_LSE, "k", 0, "q", 0),
+    EQ(ATTENTION_LSE, "k", 1, "q", 1),
+    EQ(ATTENTION_LSE, "k", 3, "q", 3),
+    EQ(ATTENTION_LSE, "v", 0, "q", 0),
+    EQ(ATTENTION_LSE, "v", 1, "q", 1),
+    EQ(ATTENTION_LSE, "v", 3, "q", 3),
+    EQ(ATTENTION_LSE, "v", 2, "k", 2),
+    SHAPE(ATTENTION_LSE, "o", "q"),
+    EQ(ATTENTION_LSE, "lse", 0, "q", 0), /* lse [B, H, Tq] in either layout */
+    EQ(ATTENTION_LSE, "lse", 1, "q", 1),
+    EQ(ATTENTION_LSE, "lse", 2, "q", 2),
+    SHAPE(ATTENTION_STATS_FROM_LSE, "do", "o"),
+    EQ(ATTENTION_STATS_FROM_LSE, "lse", 0, "o", 0),
+    EQ(ATTENTION_STATS_FROM_LSE, "lse", 1, "o", 1),
+    EQ(ATTENTION_STATS_FROM_LSE, "lse", 2, "o", 2),
+    EQ(ATTENTION_STATS_FROM_LSE, "stats", 0, "o", 0),
+    EQ(ATTENTION_STATS_FROM_LSE, "stats", 1, "o", 1),
+    EQ(ATTENTION_STATS_FROM_LSE, "stats", 2, "o", 2),
     LE(TOPK_GRAD, "dvalues", 1, "columns", 0), /* k <= E */
     SHAPE(TOPK_GRAD, "indices", "dvalues"),
     EQ(TOPK_GRAD, "dx", 0, "dvalues", 0),
@@ -802,8 +830,8 @@ static void check_layout(verifier *v, MlirOperation op, latch_op_kind kind) {
   if (mlirAttributeIsNull(layout))
     return;
   if (!latch_op_takes_layout(kind))
-    report(v, op, "attribute 'layout' is only for task.attention, task.attention_stats and "
-                  "task.attention_grad_from_stats");
+    report(v, op, "attribute 'layout' is only for task.attention, task.attention_lse, task.attention_stats, "
+                  "task.attention_stats_from_lse and task.attention_grad_from_stats");
   else if (!mlirAttributeIsAString(layout) || !latch_attention_bthd(op))
     report(v, op, "attribute 'layout' must be the string \"bthd\" (absent: [B, H, T, d])");
 }
@@ -834,6 +862,14 @@ static void verify_attention_grad_from_stats(verifier *v, MlirOperation op) {
   check_causal_lengths(v, op, latch_attention_grad_from_stats_causal(op), latch_attention_grad_from_stats_q(op),
                        latch_attention_grad_from_stats_k(op));
   check_stats_pairs(v, op, latch_attention_grad_from_stats_stats(op));
+}
+
+static void verify_attention_lse(verifier *v, MlirOperation op) {
+  check_causal_lengths(v, op, latch_attention_lse_causal(op), latch_attention_lse_q(op), latch_attention_lse_k(op));
+}
+
+static void verify_attention_stats_from_lse(verifier *v, MlirOperation op) {
+  check_stats_pairs(v, op, latch_attention_stats_from_lse_stats_result(op));
 }
 
 static void verify_bucket(verifier *v, MlirOperation op) {
@@ -883,6 +919,8 @@ static void (*const op_rules[LATCH_OP_COUNT])(verifier *, MlirOperation) = {
     [LATCH_OP_TASK_ROPE_GRAD] = verify_rope_grad, [LATCH_OP_TASK_ATTENTION_GRAD] = verify_attention_grad,
     [LATCH_OP_TASK_ATTENTION_STATS] = verify_attention_stats,
     [LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS] = verify_attention_grad_from_stats,
+    [LATCH_OP_TASK_ATTENTION_LSE] = verify_attention_lse,
+    [LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE] = verify_attention_stats_from_lse,
 };
 
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {

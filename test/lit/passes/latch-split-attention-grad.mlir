@@ -2,11 +2,14 @@
 // RUN:   | FileCheck %s
 // RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-split-attention-grad{convert-do=false},latch-verify)' \
 // RUN:   | FileCheck %s --check-prefix=KEEP-DO
+// RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-split-attention-grad{forward-lse=false},latch-verify)' \
+// RUN:   | FileCheck %s --check-prefix=RECOMPUTE
 //
 // With convert-do=false the results of the split program are bitwise those of the whole one in
 // latch-interp (fp64; the interpreter's task.attention_grad is the same two steps), for a causal head, a
 // non-causal one with Tq != Tk, one on tensor cores, and a small TinyMoE update. With convert-do (the
-// default) the products on tensor cores read do rounded to bf16, so only the other results stay.
+// default) the products on tensor cores read do rounded to bf16, so only the other results stay. The
+// TinyMoE update takes its statistics from the forward's lse (forward-lse, the default): the same bits.
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: latch-opt %S/Inputs/attention-grads.mlir --pass-pipeline='builtin.module(latch-split-attention-grad{convert-do=false})' -o %t.d/split.mlir
 // RUN: latch-interp %S/Inputs/attention-grads.mlir --entry causal --random-inputs 3 --output-dir %t.d/whole-causal
@@ -64,9 +67,12 @@ func.func @wide(%q: tensor<1x1x4x288xf32>, %o: tensor<1x1x4x288xf32>) -> (tensor
   return %dq, %dk, %dv : tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>, tensor<1x1x4x288xf32>
 }
 
-// The training update of a one-layer TinyMoE: its one attention gradient is split, in the backward phase.
+// The training update of a one-layer TinyMoE: its one attention gradient is split, in the backward phase,
+// and its forward writes lse for the statistics.
 // MOE-LABEL: func.func @tinymoe_update(
-// MOE: "task.attention_stats"({{.*}}) {causal = true, {{.*}}task.phase = "backward"
+// MOE: %[[F:.*]]:2 = "task.attention_lse"({{.*}}) {causal = true, scale = 2.500000e-01 : f64} : {{.*}} -> (tensor<2x2x8x16xbf16>, tensor<2x2x8xf32>)
+// MOE-NOT: "task.attention"(
+// MOE: "task.attention_stats_from_lse"(%[[F]]#0, %{{.*}}, %[[F]]#1) {task.phase = "backward"}
 // MOE-NEXT: "task.attention_grad_from_stats"
 // MOE-NOT: "task.attention_grad"
 
@@ -86,4 +92,35 @@ func.func @wide(%q: tensor<1x1x4x288xf32>, %o: tensor<1x1x4x288xf32>) -> (tensor
 func.func @tensor_cores(%q: tensor<1x1x64x16xbf16>, %k: tensor<1x1x64x16xbf16>, %v: tensor<1x1x64x16xbf16>, %o: tensor<1x1x64x16xbf16>, %do: tensor<1x1x64x16xf32>) -> (tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>) {
   %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 0.25 : f64, task.phase = "backward"} : (tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xf32>) -> (tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>)
   return %dq, %dk, %dv : tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>, tensor<1x1x64x16xbf16>
+}
+
+// -----
+
+// The forward of o (same q, k, v, causal and scale) becomes task.attention_lse and the statistics read
+// its lse; its other readers keep o. Not with forward-lse=false.
+// CHECK-LABEL: func.func @with_forward(
+// CHECK-SAME: %[[Q:[^:]*]]: tensor<1x2x40x16xf32>, %[[K:[^:]*]]: tensor<1x2x40x16xf32>, %[[V:[^:]*]]: tensor<1x2x40x16xf32>, %[[DO:[^:]*]]: tensor<1x2x40x16xf32>)
+// CHECK-NEXT: %[[F:.*]]:2 = "task.attention_lse"(%[[Q]], %[[K]], %[[V]]) {causal = true, scale = 2.500000e-01 : f64, task.phase = "forward"} : {{.*}} -> (tensor<1x2x40x16xf32>, tensor<1x2x40xf32>)
+// CHECK-NEXT: %[[S:.*]] = "task.attention_stats_from_lse"(%[[F]]#0, %[[DO]], %[[F]]#1) {task.phase = "backward"} : {{.*}} -> tensor<1x2x40x2xf32>
+// CHECK-NEXT: %[[G:.*]]:3 = "task.attention_grad_from_stats"(%[[Q]], %[[K]], %[[V]], %[[DO]], %[[S]])
+// CHECK: return %[[F]]#0, %[[G]]#0
+// RECOMPUTE-LABEL: func.func @with_forward(
+// RECOMPUTE: %[[O:.*]] = "task.attention"(
+// RECOMPUTE-NEXT: "task.attention_stats"(%{{[^,]*}}, %{{[^,]*}}, %[[O]], %{{[^)]*}})
+func.func @with_forward(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %v: tensor<1x2x40x16xf32>, %do: tensor<1x2x40x16xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) {
+  %o = "task.attention"(%q, %k, %v) {causal = true, scale = 0.25 : f64, task.phase = "forward"} : (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) -> tensor<1x2x40x16xf32>
+  %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 0.25 : f64, task.phase = "backward"} : (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>)
+  return %o, %dq : tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>
+}
+
+// -----
+
+// A forward of another scale (or other operands) is not o's softmax: the statistics recompute L.
+// CHECK-LABEL: func.func @other_scale(
+// CHECK: "task.attention"(
+// CHECK: "task.attention_stats"(
+func.func @other_scale(%q: tensor<1x2x40x16xf32>, %k: tensor<1x2x40x16xf32>, %v: tensor<1x2x40x16xf32>, %do: tensor<1x2x40x16xf32>) -> tensor<1x2x40x16xf32> {
+  %o = "task.attention"(%q, %k, %v) {causal = true, scale = 0.5 : f64} : (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) -> tensor<1x2x40x16xf32>
+  %dq, %dk, %dv = "task.attention_grad"(%q, %k, %v, %o, %do) {causal = true, scale = 0.25 : f64} : (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>) -> (tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>, tensor<1x2x40x16xf32>)
+  return %dq : tensor<1x2x40x16xf32>
 }

@@ -2135,7 +2135,7 @@ func.func @f(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x9x4xf32>, %s: tensor<1x2x7x
 func.func @f(%q: tensor<1x8x2x4xf32>, %k: tensor<1x9x2x4xf32>, %x: tensor<4xf32>) {
   // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:8: error: 'task.attention' with causal = true, dim 1 of 'k' must equal dim 1 of 'q' (got 9 and 8)
   // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:8: error: 'task.attention' attribute 'layout' must be the string "bthd" (absent: [B, H, T, d])
-  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:8: error: 'task.softmax' attribute 'layout' is only for task.attention, task.attention_stats and task.attention_grad_from_stats
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+3]]:8: error: 'task.softmax' attribute 'layout' is only for task.attention, task.attention_lse, task.attention_stats, task.attention_stats_from_lse and task.attention_grad_from_stats
   %o = "task.attention"(%q, %k, %k) {causal = true, layout = "bthd", scale = 0.5} : (tensor<1x8x2x4xf32>, tensor<1x9x2x4xf32>, tensor<1x9x2x4xf32>) -> tensor<1x8x2x4xf32>
   %p = "task.attention"(%q, %q, %q) {causal = true, layout = "bhtd", scale = 0.5} : (tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>, tensor<1x8x2x4xf32>) -> tensor<1x8x2x4xf32>
   %s = "task.softmax"(%x) {layout = "bthd"} : (tensor<4xf32>) -> tensor<4xf32>
