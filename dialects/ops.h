@@ -57,6 +57,8 @@ typedef struct latch_attr_desc {
   X(TASK_ATTENTION_GRAD_FROM_STATS) \
   X(TASK_ATTENTION_LSE)            \
   X(TASK_ATTENTION_STATS_FROM_LSE) \
+  X(TASK_CROSS_ENTROPY_WITH_STATS) \
+  X(TASK_CROSS_ENTROPY_GRAD_FROM_STATS) \
   X(INTERVAL_PROGRAM)         \
   X(INTERVAL_INTERVAL)       \
   X(INTERVAL_BARRIER)         \
@@ -189,7 +191,10 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(attention_grad_from_stats, do, 3) X(attention_grad_from_stats, stats, 4)                   \
   X(attention_lse, q, 0) X(attention_lse, k, 1) X(attention_lse, v, 2)                        \
   X(attention_stats_from_lse, o, 0) X(attention_stats_from_lse, do, 1)                         \
-  X(attention_stats_from_lse, lse, 2)
+  X(attention_stats_from_lse, lse, 2) X(cross_entropy_with_stats, logits, 0)                   \
+  X(cross_entropy_with_stats, targets, 1) X(cross_entropy_grad_from_stats, logits, 0)          \
+  X(cross_entropy_grad_from_stats, targets, 1) X(cross_entropy_grad_from_stats, dloss, 2)      \
+  X(cross_entropy_grad_from_stats, stats, 3)
 
 #define LATCH_RESULT_LIST(X)                                                                   \
   X(matmul, c, 0) X(grouped_matmul, y, 0) X(reduce, y, 0) X(rmsnorm, y, 0) X(softmax, y, 0)    \
@@ -204,7 +209,8 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(grouped_matmul_weight_grad, dw, 0) X(attention_stats, stats, 0)                            \
   X(attention_grad_from_stats, dq, 0) X(attention_grad_from_stats, dk, 1)                      \
   X(attention_grad_from_stats, dv, 2) X(attention_lse, o, 0) X(attention_lse, lse, 1)           \
-  X(attention_stats_from_lse, stats, 0)
+  X(attention_stats_from_lse, stats, 0) X(cross_entropy_with_stats, loss, 0)                    \
+  X(cross_entropy_with_stats, stats, 1) X(cross_entropy_grad_from_stats, dlogits, 0)
 
 /* Columns: op, attribute, C type, reader. */
 #define LATCH_ATTR_LIST(X)                                                                     \

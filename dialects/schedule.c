@@ -432,7 +432,11 @@ int64_t latch_task_tile_count(MlirOperation task) {
     tiles = ceil_div(rows(out), LATCH_WARP_ROW_TILE);
     break;
   case LATCH_OP_TASK_CROSS_ENTROPY:
+  case LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS:
     tiles = ceil_div(rows(mlirValueGetType(mlirOperationGetOperand(task, 0))), LATCH_WARP_ROW_TILE);
+    break;
+  case LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS: /* element-wise */
+    tiles = ceil_div(latch_type_element_count(out), 8192);
     break;
   case LATCH_OP_TASK_REDUCE:
   case LATCH_OP_TASK_TOPK:

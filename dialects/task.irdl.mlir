@@ -299,4 +299,21 @@ irdl.dialect @task {
     irdl.operands(o: %o0, do: %o1, lse: %o2)
     irdl.results(stats: %r0)
   }
+  irdl.operation @cross_entropy_with_stats {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    %r1 = irdl.base "!builtin.tensor"
+    irdl.operands(logits: %o0, targets: %o1)
+    irdl.results(loss: %r0, stats: %r1)
+  }
+  irdl.operation @cross_entropy_grad_from_stats {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %o3 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(logits: %o0, targets: %o1, dloss: %o2, stats: %o3)
+    irdl.results(dlogits: %r0)
+  }
 }

@@ -792,6 +792,12 @@ static bool run_kernel(MlirOperation op, latch_op_kind kind, latch_tensor **in, 
   case LATCH_OP_TASK_CROSS_ENTROPY:
     ok = latch_kernel_cross_entropy(in[0], in[1], out[0], error, sizeof(error));
     break;
+  case LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS:
+    ok = latch_kernel_cross_entropy_with_stats(in[0], in[1], out[0], out[1], error, sizeof(error));
+    break;
+  case LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS:
+    ok = latch_kernel_cross_entropy_grad_from_stats(in[0], in[1], in[2], in[3], out[0], error, sizeof(error));
+    break;
   case LATCH_OP_TASK_EMBEDDING: ok = latch_kernel_embedding(in[0], in[1], out[0], error, sizeof(error)); break;
   case LATCH_OP_TASK_ROPE: ok = latch_kernel_rope(in[0], latch_rope_theta(op), out[0], error, sizeof(error)); break;
   case LATCH_OP_TASK_ATTENTION:

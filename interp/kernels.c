@@ -326,12 +326,20 @@ bool latch_kernel_softmax(const latch_tensor *x, latch_tensor *y, char *error, s
 
 bool latch_kernel_cross_entropy(const latch_tensor *logits, const latch_tensor *targets, latch_tensor *loss,
                                 char *error, size_t error_size) {
+  return latch_kernel_cross_entropy_with_stats(logits, targets, loss, NULL, error, error_size);
+}
+
+bool latch_kernel_cross_entropy_with_stats(const latch_tensor *logits, const latch_tensor *targets, latch_tensor *loss,
+                                           latch_tensor *stats, char *error, size_t error_size) {
   if (!need_float(logits, "logits", error, error_size) || !need_i32(targets, "targets", error, error_size) ||
       !need_float(loss, "the loss", error, error_size) || !need_rank(logits, 2, "logits", error, error_size) ||
       !need_rank(targets, 1, "targets", error, error_size) || !need_rank(loss, 0, "the loss", error, error_size))
     return false;
   int64_t n = logits->shape[0], v = logits->shape[1];
   if (!need_dim(targets, 0, n, "targets", error, error_size))
+    return false;
+  if (stats && (!need_float(stats, "stats", error, error_size) || !need_rank(stats, 2, "stats", error, error_size) ||
+                !need_dim(stats, 0, n, "stats", error, error_size) || !need_dim(stats, 1, 2, "stats", error, error_size)))
     return false;
   /* -log softmax(l)[t] = log(sum_j exp(l_j - max)) + max - l_t, the same quantity without overflow. */
   double total = 0.0;
@@ -346,6 +354,8 @@ bool latch_kernel_cross_entropy(const latch_tensor *logits, const latch_tensor *
     for (int64_t j = 0; j < v; ++j)
       sum += exp(l[j] - max);
     total += log(sum) + max - l[targets->i[row]];
+    if (stats)
+      stats->f[row * 2] = max, stats->f[row * 2 + 1] = sum;
   }
   loss->f[0] = total / (double)n;
   return true;
@@ -842,6 +852,35 @@ bool latch_kernel_cross_entropy_grad(const latch_tensor *logits, const latch_ten
       return false;
     double *out = dlogits->f + row * v;
     softmax_row(logits->f + row * v, out, v);
+    out[targets->i[row]] -= 1.0;
+    for (int64_t j = 0; j < v; ++j)
+      out[j] *= scale;
+  }
+  return true;
+}
+
+bool latch_kernel_cross_entropy_grad_from_stats(const latch_tensor *logits, const latch_tensor *targets,
+                                                const latch_tensor *dloss, const latch_tensor *stats,
+                                                latch_tensor *dlogits, char *error, size_t error_size) {
+  if (!need_float(logits, "logits", error, error_size) || !need_i32(targets, "targets", error, error_size) ||
+      !need_float(dloss, "dloss", error, error_size) || !need_float(dlogits, "dlogits", error, error_size) ||
+      !need_float(stats, "stats", error, error_size) || !need_rank(logits, 2, "logits", error, error_size) ||
+      !need_rank(targets, 1, "targets", error, error_size) || !need_rank(dloss, 0, "dloss", error, error_size) ||
+      !need_rank(stats, 2, "stats", error, error_size) ||
+      !need_same_shape(logits, "logits", dlogits, "dlogits", error, error_size))
+    return false;
+  int64_t n = logits->shape[0], v = logits->shape[1];
+  if (!need_dim(targets, 0, n, "targets", error, error_size) || !need_dim(stats, 0, n, "stats", error, error_size) ||
+      !need_dim(stats, 1, 2, "stats", error, error_size))
+    return false;
+  double scale = dloss->f[0] / (double)n;
+  for (int64_t row = 0; row < n; ++row) {
+    if (!check_index(targets, row, v, "targets", error, error_size))
+      return false;
+    const double *l = logits->f + row * v;
+    double *out = dlogits->f + row * v, max = stats->f[row * 2], sum = stats->f[row * 2 + 1];
+    for (int64_t j = 0; j < v; ++j) /* softmax_row's arithmetic, with its max and sum */
+      out[j] = exp(l[j] - max) / sum;
     out[targets->i[row]] -= 1.0;
     for (int64_t j = 0; j < v; ++j)
       out[j] *= scale;

@@ -37,6 +37,13 @@ bool latch_kernel_rmsnorm(const latch_tensor *x, const latch_tensor *w, double e
 bool latch_kernel_softmax(const latch_tensor *x, latch_tensor *y, char *error, size_t error_size);
 bool latch_kernel_cross_entropy(const latch_tensor *logits, const latch_tensor *targets, latch_tensor *loss,
                                 char *error, size_t error_size);
+/* latch_kernel_cross_entropy that also writes stats [N, 2]: each row's max and sum of exp(l - max) (stats
+ * may be NULL); latch_kernel_cross_entropy_grad_from_stats is latch_kernel_cross_entropy_grad with them. */
+bool latch_kernel_cross_entropy_with_stats(const latch_tensor *logits, const latch_tensor *targets, latch_tensor *loss,
+                                           latch_tensor *stats, char *error, size_t error_size);
+bool latch_kernel_cross_entropy_grad_from_stats(const latch_tensor *logits, const latch_tensor *targets,
+                                                const latch_tensor *dloss, const latch_tensor *stats,
+                                                latch_tensor *dlogits, char *error, size_t error_size);
 bool latch_kernel_embedding(const latch_tensor *table, const latch_tensor *ids, latch_tensor *y, char *error,
                             size_t error_size);
 bool latch_kernel_rope(const latch_tensor *x, double theta, latch_tensor *y, char *error, size_t error_size);

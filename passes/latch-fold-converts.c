@@ -36,7 +36,8 @@ static bool is_layout(MlirOperation op) {
 }
 
 static bool rounds_on_store(latch_op_kind kind) {
-  return kind == LATCH_OP_TASK_ROPE || kind == LATCH_OP_TASK_ROPE_GRAD || kind == LATCH_OP_TASK_CROSS_ENTROPY_GRAD;
+  return kind == LATCH_OP_TASK_ROPE || kind == LATCH_OP_TASK_ROPE_GRAD || kind == LATCH_OP_TASK_CROSS_ENTROPY_GRAD ||
+         kind == LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS;
 }
 
 static bool has_one_use(MlirValue value) {

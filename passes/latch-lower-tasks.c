@@ -2670,6 +2670,12 @@ static void gen_cross_entropy(gen *g, task_io *io) {
   int base = mulc(g, row, v);
   int max, sum;
   warp_row_softmax_statistics(g, logits, base, v, &max, &sum);
+  if (io->out_count > 1) { /* task.cross_entropy_with_stats: the row's (max, sum) for the gradient */
+    when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
+    store_f32(g, &io->out[1], mulc(g, row, 2), max);
+    store_f32(g, &io->out[1], addc(g, mulc(g, row, 2), 1), sum);
+    when_end(g);
+  }
   int target = load_f32(g, logits, add(g, base, target_of(g, targets, row, v)));
   int row_loss = fsub(g, fadd(g, op1(g, "math.log", sum, "f32"), max), target);
   loop1_end(g, fadd(g, acc, row_loss), "f32");
@@ -2735,6 +2741,69 @@ static void gen_cross_entropy_grad(gen *g, task_io *io) {
   }
   loop_end(g);
   loop_end(g);
+}
+
+/* The gradient from the forward's statistics (task.cross_entropy_grad_from_stats): dlogits = (exp(l - max)
+ * / sum - onehot(target)) dloss / n with each row's (max, sum) from stats, gen_cross_entropy_grad's
+ * arithmetic (the same bits when the statistics are the forward's), element-wise tiles that read the
+ * logits once: a unit of 4 consecutive elements of one row (one vector load and store) when the rows are
+ * a multiple of 4 long, the logits f32 and both tensors 16-byte aligned, else one element. */
+typedef struct softmax_rows {
+  int64_t columns, width; /* V, and the elements per unit (1 or ELEMENTWISE_WIDTH) */
+  int scale;              /* dloss / n */
+} softmax_rows;
+
+static void ce_grad_load(gen *g, const task_io *io, const void *context, int unit, int *values) {
+  const softmax_rows *r = context;
+  int first = mulc(g, unit, r->width), row = divc(g, first, r->columns);
+  values[0] = r->width > 1 ? load_vector_as(g, &io->in[0], first, "vector<4xf32>") : load_f32(g, &io->in[0], first);
+  values[1] = load_f32(g, &io->in[3], mulc(g, row, 2));
+  values[2] = load_f32(g, &io->in[3], addc(g, mulc(g, row, 2), 1));
+  values[3] = load_index(g, &io->in[1], row);
+}
+
+static void ce_grad_finish(gen *g, const task_io *io, const void *context, int unit, const int *values) {
+  const softmax_rows *r = context;
+  const tensor_ref *dlogits = &io->out[0];
+  int first = mulc(g, unit, r->width), column0 = remc(g, first, r->columns), out = -1;
+  const char *type = vector_type(dlogits->dt);
+  if (r->width > 1) {
+    out = fresh(g);
+    ln(g, "%%v%d = llvm.mlir.poison : %s", out, type);
+  }
+  for (int64_t e = 0; e < r->width; ++e) {
+    int value = values[0];
+    if (r->width > 1) {
+      value = fresh(g);
+      ln(g, "%%v%d = llvm.extractelement %%v%d[%%v%d : i32] : vector<4xf32>", value, values[0], ci32(g, (int)e));
+    }
+    int p = fdiv(g, fexp(g, fsub(g, value, values[1])), values[2]);
+    p = sel(g, cmpi(g, "eq", addc(g, column0, e), values[3], "i64"), fsub(g, p, cf32(g, 1.0)), p, "f32");
+    p = fmul(g, p, r->scale);
+    if (r->width == 1) {
+      store_f32(g, dlogits, first, p);
+      return;
+    }
+    int next = fresh(g);
+    ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : %s", next, f32_to_raw(g, dlogits->dt, p), out,
+       ci32(g, (int)e), type);
+    out = next;
+  }
+  store_aligned(g, dlogits, first, out, type, unit_bytes(dlogits));
+}
+
+static void gen_cross_entropy_grad_from_stats(gen *g, task_io *io) {
+  const tensor_ref *logits = &io->in[0], *dlogits = &io->out[0];
+  int64_t n = dim(logits, 0), v = dim(logits, 1);
+  bool vector = g->l->vector_maps && v % ELEMENTWISE_WIDTH == 0 && logits->dt == DT_F32 &&
+                dlogits->dt != DT_I32 && place_aligned(logits, 16) && place_aligned(dlogits, 16);
+  softmax_rows r = {.columns = v, .width = vector ? ELEMENTWISE_WIDTH : 1};
+  r.scale = fdiv(g, load_f32(g, &io->in[2], ci64(g, 0)), cf32(g, (double)n));
+  if (vector)
+    unit_tiles(g, io, &r, n * v / ELEMENTWISE_WIDTH, ELEMENTWISE_TILE / ELEMENTWISE_WIDTH, 4, ce_grad_load,
+               ce_grad_finish);
+  else
+    elementwise_tiles(g, io, &r, n * v, 4, ce_grad_load, ce_grad_finish);
 }
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
@@ -4783,12 +4852,19 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
     ok = in[0].rank >= 1 && in[1].elements == in[0].elements && out[0].elements == in[0].elements;
     break;
   case LATCH_OP_TASK_CROSS_ENTROPY:
+  case LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS:
   case LATCH_OP_TASK_CROSS_ENTROPY_GRAD:
+  case LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS: {
+    bool forward = kind == LATCH_OP_TASK_CROSS_ENTROPY || kind == LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS;
     ok = in[0].rank == 2 && in[1].rank == 1 && in[1].dt == DT_I32 && in[1].dims[0] == in[0].dims[0] &&
          in[0].dims[1] >= 1 &&
-         (kind == LATCH_OP_TASK_CROSS_ENTROPY ? out[0].elements == 1
-                                              : in[2].elements == 1 && out[0].elements == in[0].elements);
+         (forward ? out[0].elements == 1 : in[2].elements == 1 && out[0].elements == in[0].elements);
+    const tensor_ref *stats = kind == LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS ? &out[1]
+                              : kind == LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS ? &in[3] : NULL;
+    if (ok && stats)
+      ok = stats->dt == DT_F32 && stats->elements == 2 * in[0].dims[0];
     break;
+  }
   case LATCH_OP_TASK_EMBEDDING:
     ok = in[0].rank == 2 && in[1].dt == DT_I32 && out[0].elements == in[1].elements * in[0].dims[1] &&
          out[0].dt == in[0].dt;
@@ -4915,7 +4991,9 @@ static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind k
   case LATCH_OP_TASK_REDUCE: gen_reduce(g, io, op); break;
   case LATCH_OP_TASK_RMSNORM: gen_rmsnorm(g, io, op); break;
   case LATCH_OP_TASK_SOFTMAX: gen_softmax(g, io); break;
-  case LATCH_OP_TASK_CROSS_ENTROPY: gen_cross_entropy(g, io); break;
+  case LATCH_OP_TASK_CROSS_ENTROPY:
+  case LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS: gen_cross_entropy(g, io); break;
+  case LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS: gen_cross_entropy_grad_from_stats(g, io); break;
   case LATCH_OP_TASK_EMBEDDING: gen_gather(g, io); break;
   case LATCH_OP_TASK_ROPE: gen_rope(g, &io->in[0], &io->out[0], latch_rope_theta(op), false); break;
   case LATCH_OP_TASK_ATTENTION:

@@ -309,6 +309,15 @@ static const value_rule value_rules[] = {
     V(ATTENTION_STATS_FROM_LSE, "do", 4, FLOAT),
     V(ATTENTION_STATS_FROM_LSE, "lse", 3, F32),
     V(ATTENTION_STATS_FROM_LSE, "stats", 4, F32),
+    V(CROSS_ENTROPY_WITH_STATS, "logits", 2, FLOAT),
+    V(CROSS_ENTROPY_WITH_STATS, "targets", 1, I32),
+    V(CROSS_ENTROPY_WITH_STATS, "loss", 0, F32),
+    V(CROSS_ENTROPY_WITH_STATS, "stats", 2, F32),
+    V(CROSS_ENTROPY_GRAD_FROM_STATS, "logits", 2, FLOAT),
+    V(CROSS_ENTROPY_GRAD_FROM_STATS, "targets", 1, I32),
+    V(CROSS_ENTROPY_GRAD_FROM_STATS, "dloss", 0, FLOAT),
+    V(CROSS_ENTROPY_GRAD_FROM_STATS, "stats", 2, F32),
+    V(CROSS_ENTROPY_GRAD_FROM_STATS, "dlogits", 2, FLOAT),
     V(TOPK_GRAD, "dvalues", 2, FLOAT),
     V(TOPK_GRAD, "indices", 2, I32),
     V(TOPK_GRAD, "dx", 2, FLOAT),
@@ -553,6 +562,12 @@ static const relation relations[] = {
     EQ(ATTENTION_STATS_FROM_LSE, "stats", 0, "o", 0),
     EQ(ATTENTION_STATS_FROM_LSE, "stats", 1, "o", 1),
     EQ(ATTENTION_STATS_FROM_LSE, "stats", 2, "o", 2),
+    EQ(CROSS_ENTROPY_WITH_STATS, "targets", 0, "logits", 0),
+    EQ(CROSS_ENTROPY_WITH_STATS, "stats", 0, "logits", 0),
+    EQ(CROSS_ENTROPY_GRAD_FROM_STATS, "targets", 0, "logits", 0),
+    EQ(CROSS_ENTROPY_GRAD_FROM_STATS, "stats", 0, "logits", 0),
+    SHAPE(CROSS_ENTROPY_GRAD_FROM_STATS, "dlogits", "logits"),
+    STORED(CROSS_ENTROPY_GRAD_FROM_STATS, "dlogits", "logits"),
     LE(TOPK_GRAD, "dvalues", 1, "columns", 0), /* k <= E */
     SHAPE(TOPK_GRAD, "indices", "dvalues"),
     EQ(TOPK_GRAD, "dx", 0, "dvalues", 0),
@@ -872,6 +887,21 @@ static void verify_attention_stats_from_lse(verifier *v, MlirOperation op) {
   check_stats_pairs(v, op, latch_attention_stats_from_lse_stats_result(op));
 }
 
+/* The cross-entropy statistics (max, sum of exp(l - max)) of each row: the last dim is 2. */
+static void check_row_stats_pairs(verifier *v, MlirOperation op, MlirValue stats) {
+  if (dim(type_of(stats), 1) != 2)
+    report(v, op, "dim 1 of 'stats' must be 2 (the max and the sum of each row), got %lld",
+           (long long)dim(type_of(stats), 1));
+}
+
+static void verify_cross_entropy_with_stats(verifier *v, MlirOperation op) {
+  check_row_stats_pairs(v, op, latch_cross_entropy_with_stats_stats_result(op));
+}
+
+static void verify_cross_entropy_grad_from_stats(verifier *v, MlirOperation op) {
+  check_row_stats_pairs(v, op, latch_cross_entropy_grad_from_stats_stats(op));
+}
+
 static void verify_bucket(verifier *v, MlirOperation op) {
   uint64_t ids = element_count(type_of(latch_bucket_ids(op)));
   int64_t order = dim(type_of(latch_bucket_order_result(op)), 0);
@@ -921,6 +951,8 @@ static void (*const op_rules[LATCH_OP_COUNT])(verifier *, MlirOperation) = {
     [LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS] = verify_attention_grad_from_stats,
     [LATCH_OP_TASK_ATTENTION_LSE] = verify_attention_lse,
     [LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE] = verify_attention_stats_from_lse,
+    [LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS] = verify_cross_entropy_with_stats,
+    [LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS] = verify_cross_entropy_grad_from_stats,
 };
 
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {

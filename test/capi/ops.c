@@ -152,7 +152,7 @@ static void test_descriptors(MlirContext context) {
   }
   printf("%d of %d kinds resolve; %d are task ops\n", resolved, LATCH_OP_COUNT - 1, tasks);
   // CHECK-LABEL: == descriptors
-  // CHECK: 37 of 37 kinds resolve; 30 are task ops
+  // CHECK: 39 of 39 kinds resolve; 32 are task ops
 
   /* Ops of other dialects are unknown, and "task" is a prefix only with its dot. */
   const char *others[] = {"func.return", "arith.addf", "gpu.yield", "tasks.matmul", "task"};
@@ -351,6 +351,8 @@ static void test_table_matches_irdl(MlirContext context) {
   // CHECK-NEXT: task.attention_grad_from_stats(q, k, v, do, stats) -> (dq, dk, dv) {causal: bool, scale: float}
   // CHECK-NEXT: task.attention_lse(q, k, v) -> (o, lse) {causal: bool, scale: float}
   // CHECK-NEXT: task.attention_stats_from_lse(o, do, lse) -> (stats)
+  // CHECK-NEXT: task.cross_entropy_with_stats(logits, targets) -> (loss, stats)
+  // CHECK-NEXT: task.cross_entropy_grad_from_stats(logits, targets, dloss, stats) -> (dlogits)
   // CHECK-NEXT: interval.program() -> () regions 1 {sym_name: string, function_type: type}
   // CHECK-NEXT: interval.interval() -> () {name: string}
   // CHECK-NEXT: interval.barrier() -> ()
@@ -554,8 +556,8 @@ static void test_create(MlirContext context) {
   printf("\n");
   mlirModuleDestroy(module);
   // CHECK-LABEL: == create
-  // CHECK-NEXT: 37 of 37 created ops verify
-  // CHECK-NEXT: operands and results per IRDL: 110 tensor, 6 memref
+  // CHECK-NEXT: 39 of 39 created ops verify
+  // CHECK-NEXT: operands and results per IRDL: 119 tensor, 6 memref
   // CHECK-NEXT: module {
   // CHECK-NEXT: func.func @host(%[[T:.*]]: tensor<2x2xf32>, %[[M:.*]]: memref<64xi8>)
   // CHECK-NEXT: "task.matmul"(%[[T]], %[[T]]) {transpose_a = true, transpose_b = true} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
@@ -591,6 +593,8 @@ static void test_create(MlirContext context) {
   // CHECK-NEXT: "task.attention_grad_from_stats"(%[[T]], %[[T]], %[[T]], %[[T]], %[[T]]) {causal = true, scale = 5.000000e-01 : f64} : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
   // CHECK-NEXT: "task.attention_lse"(%[[T]], %[[T]], %[[T]]) {causal = true, scale = 5.000000e-01 : f64} : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>)
   // CHECK-NEXT: "task.attention_stats_from_lse"(%[[T]], %[[T]], %[[T]]) : {{.*}} -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.cross_entropy_with_stats"(%[[T]], %[[T]]) : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>)
+  // CHECK-NEXT: "task.cross_entropy_grad_from_stats"(%[[T]], %[[T]], %[[T]], %[[T]]) : {{.*}} -> tensor<2x2xf32>
   // CHECK-NEXT: "interval.interval"() {name = "s"} : () -> ()
   // CHECK-NEXT: "interval.barrier"() : () -> ()
   // CHECK-NEXT: "arena.arena"() {alignment = 64 : i64, size = 64 : i64} : () -> memref<64xi8>
@@ -742,8 +746,8 @@ static void test_irdl_rejects(MlirContext context) {
  * interval.interval three times (the accessors read the first, "forward"). */
 #define T2 "tensor<2xf32>"
 #define T2X4 T2 ", " T2 ", " T2 ", " T2
-#define T2X66 T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " \
-  T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2 ", " T2
+#define T2X71 T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " \
+  T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2 ", " T2 ", " T2
 static const char accessor_program[] =
     "\"interval.program\"() ({\n"
     "^bb0(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>, %arg2: tensor<2xf32>, %arg3: tensor<2xf32>,\n"
@@ -762,7 +766,8 @@ static const char accessor_program[] =
     "    %arg52: tensor<2xf32>, %arg53: tensor<2xf32>, %arg54: tensor<2xf32>, %arg55: tensor<2xf32>,\n"
     "    %arg56: tensor<2xf32>, %arg57: tensor<2xf32>, %arg58: tensor<2xf32>, %arg59: tensor<2xf32>,\n"
     "    %arg60: tensor<2xf32>, %arg61: tensor<2xf32>, %arg62: tensor<2xf32>, %arg63: tensor<2xf32>,\n"
-    "    %arg64: tensor<2xf32>, %arg65: tensor<2xf32>):\n"
+    "    %arg64: tensor<2xf32>, %arg65: tensor<2xf32>, %arg66: tensor<2xf32>, %arg67: tensor<2xf32>,\n"
+    "    %arg68: tensor<2xf32>, %arg69: tensor<2xf32>, %arg70: tensor<2xf32>):\n"
     "  %18 = \"arena.arena\"() {size = 4096 : i64, alignment = 256 : i64} : () -> memref<4096xi8>\n"
     "  %19 = \"arena.slot\"(%18) {offset = 512 : i64, size = 1024 : i64, alignment = 128 : i64}\n"
     "      : (memref<4096xi8>) -> memref<1024xi8>\n"
@@ -818,6 +823,9 @@ static const char accessor_program[] =
     "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<9xf32>, tensor<10xf32>)\n"
     "  %32 = \"task.attention_stats_from_lse\"(%arg64, %arg65, %31#1)\n"
     "      : (tensor<2xf32>, tensor<2xf32>, tensor<10xf32>) -> tensor<11xf32>\n"
+    "  %33:2 = \"task.cross_entropy_with_stats\"(%arg66, %arg67) : (tensor<2xf32>, tensor<2xf32>) -> (tensor<f32>, tensor<12xf32>)\n"
+    "  %34 = \"task.cross_entropy_grad_from_stats\"(%arg68, %arg69, %arg70, %33#1)\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<12xf32>) -> tensor<13xf32>\n"
     "  \"interval.barrier\"() : () -> ()\n"
     "  \"interval.interval\"() {name = \"optimizer\"} : () -> ()\n"
     "  %17:3 = \"task.adamw\"(%arg26, %arg27, %arg28, %arg29, %arg30)\n"
@@ -826,7 +834,7 @@ static const char accessor_program[] =
     "      -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
     "  gpu.yield %17#0, %17#1, %17#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>\n"
     "}) {sym_name = \"update\",\n"
-    "    function_type = (" T2X66 ") -> (" T2 ", " T2 ", " T2 ")} : () -> ()\n";
+    "    function_type = (" T2X71 ") -> (" T2 ", " T2 ", " T2 ")} : () -> ()\n";
 
 /* The op of `desc` in the parsed program: its first in pre-order (only interval.interval appears more
  * than once). */
@@ -888,7 +896,7 @@ static void test_accessors(MlirContext context) {
   LATCH_OPERAND_LIST(X)
 #undef X
   // CHECK-LABEL: == accessors
-  // CHECK-NEXT: 37 of 37 kinds in the program
+  // CHECK-NEXT: 39 of 39 kinds in the program
   // CHECK-NEXT: task.matmul.a = %arg0
   // CHECK-NEXT: task.matmul.b = %arg1
   // CHECK-NEXT: task.grouped_matmul.x = %arg2
@@ -960,6 +968,12 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.attention_stats_from_lse.o = %arg64
   // CHECK-NEXT: task.attention_stats_from_lse.do = %arg65
   // CHECK-NEXT: task.attention_stats_from_lse.lse = result #1 of task.attention_lse
+  // CHECK-NEXT: task.cross_entropy_with_stats.logits = %arg66
+  // CHECK-NEXT: task.cross_entropy_with_stats.targets = %arg67
+  // CHECK-NEXT: task.cross_entropy_grad_from_stats.logits = %arg68
+  // CHECK-NEXT: task.cross_entropy_grad_from_stats.targets = %arg69
+  // CHECK-NEXT: task.cross_entropy_grad_from_stats.dloss = %arg70
+  // CHECK-NEXT: task.cross_entropy_grad_from_stats.stats = result #1 of task.cross_entropy_with_stats
 
   /* Results: owned by the op, at the table's index under the table's name; the type tells them apart. */
 #define X(opname, field, index)                                                                    \
@@ -1025,6 +1039,9 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.attention_lse.o = result #0 of task.attention_lse : tensor<9xf32>
   // CHECK-NEXT: task.attention_lse.lse = result #1 of task.attention_lse : tensor<10xf32>
   // CHECK-NEXT: task.attention_stats_from_lse.stats = result #0 of task.attention_stats_from_lse : tensor<11xf32>
+  // CHECK-NEXT: task.cross_entropy_with_stats.loss = result #0 of task.cross_entropy_with_stats : tensor<f32>
+  // CHECK-NEXT: task.cross_entropy_with_stats.stats = result #1 of task.cross_entropy_with_stats : tensor<12xf32>
+  // CHECK-NEXT: task.cross_entropy_grad_from_stats.dlogits = result #0 of task.cross_entropy_grad_from_stats : tensor<13xf32>
 
   /* Attributes: the value, and the accessor's C type agrees with the table's kind for that name. */
 #define X(opname, field, ctype, reader)                                                            \
@@ -1124,7 +1141,7 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.transpose.perm = [1, 0]
   // CHECK-NEXT: perm of a matmul: size -1
   // CHECK-NEXT: interval.program.sym_name = "update"
-  // CHECK-NEXT: interval.program: parent builtin.module, function_type 66 -> 3, 66 block arguments, 1 regions, ends in gpu.yield %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  // CHECK-NEXT: interval.program: parent builtin.module, function_type 71 -> 3, 71 block arguments, 1 regions, ends in gpu.yield %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
   // CHECK-NEXT: interval.interval: 0 regions, parent the program
   // CHECK-NEXT: task.map body: 2 arguments, first op present
   // CHECK-NEXT: arith.addf

@@ -46,31 +46,31 @@ from mlirtext import split_top  # noqa: E402
 # kernels (latch-lower-intervals{staged=true} adds them beside @latch_main), so one bundle serves both
 # `latch-run --mode=persistent` and the same-tiles control `--mode=staged`.
 PIPELINES = {
-    "forward": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+    "forward": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                "latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
     # The same without latch-split-attention-grad: keeps the whole task.attention_grad template tested.
     "forward-unsplit": "builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
                        "latch-lower-tasks,latch-lower-intervals{staged=true})",
     # latch-compile's passes as docs/device-abi.md lists them (written out so the bundle states what it ran).
-    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
+    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,"
              "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
              "latch-lower-intervals{staged=true})",
     # forward with latch-fold-transposes: attention between [B, T, H, d] projections, as latch-compile has it.
-    "forward-bthd": "builtin.module(latch-split-attention-grad,latch-fold-transposes,latch-form-intervals,latch-fuse-phases,"
+    "forward-bthd": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-transposes,latch-form-intervals,latch-fuse-phases,"
                     "latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true})",
     # forward and train with latch-lower-intervals{table-dispatch=true} (docs/device-abi.md "Table dispatch").
-    "forward-table": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+    "forward-table": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                      "latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true table-dispatch=true})",
-    "train-table": "builtin.module(latch-train,latch-split-attention-grad,latch-fold-converts,latch-fold-transposes,"
+    "train-table": "builtin.module(latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,"
                    "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
                    "latch-lower-intervals{staged=true table-dispatch=true})",
     # forward-table with latch-lower-tasks{wgmma-in-flight=true} (a stage's wgmma group runs on into the next).
-    "forward-inflight": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+    "forward-inflight": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                         "latch-verify-arena,latch-lower-tasks{wgmma-in-flight=true},"
                         "latch-lower-intervals{staged=true table-dispatch=true})",
     # forward with latch-lower-tasks{vector-maps=false}: the scalar element-wise path that vector-maps replaces
     # where tensors are aligned.
-    "forward-scalar": "builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+    "forward-scalar": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                       "latch-verify-arena,latch-lower-tasks{vector-maps=false},latch-lower-intervals{staged=true})",
 }
 TRAIN_PIPELINES = ("train", "train-table")  # latch-train first: the entry is its @f_update
