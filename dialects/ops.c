@@ -95,6 +95,13 @@ latch_op_kind latch_op_kind_of(MlirOperation op) {
   return LATCH_OP_UNKNOWN;
 }
 
+void latch_copy_attributes(MlirOperation from, MlirOperation to) {
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(from); ++i) {
+    MlirNamedAttribute a = mlirOperationGetAttribute(from, i);
+    mlirOperationSetAttributeByName(to, mlirIdentifierStr(a.name), a.attribute);
+  }
+}
+
 typedef struct op_list {
   latch_op_kind kind;
   MlirOperation *ops;

@@ -96,6 +96,9 @@ typedef struct latch_op_desc {
 const latch_op_desc *latch_op_desc_get(latch_op_kind kind);
 /* The kind of `op`, LATCH_OP_UNKNOWN for ops of other dialects. */
 latch_op_kind latch_op_kind_of(MlirOperation op);
+/* Every attribute of `from` (task.phase, causal, ...) onto `to`: a rewrite that replaces a task by another
+ * keeps what its passes and tools read. */
+void latch_copy_attributes(MlirOperation from, MlirOperation to);
 /* The ops of `kind` nested in `root`, in post order, into a malloc'ed array (*out_ops, to be freed; NULL
  * when there are none): collected first, so that a pass can then rewrite them. False when memory runs
  * out (nothing to free then). */

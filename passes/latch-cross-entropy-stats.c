@@ -22,14 +22,6 @@
 #include "../dialects/ops.h"
 #include "pass.h"
 
-/* Every attribute of `from` (task.phase, ...) onto `to`. */
-static void copy_attributes(MlirOperation from, MlirOperation to) {
-  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(from); ++i) {
-    MlirNamedAttribute a = mlirOperationGetAttribute(from, i);
-    mlirOperationSetAttributeByName(to, mlirIdentifierStr(a.name), a.attribute);
-  }
-}
-
 /* The forward of `grad`: a task.cross_entropy (or one already rewritten) of its logits and targets, before
  * it in its block and not fused into another task; null if none. */
 static MlirOperation forward_of(MlirOperation grad) {
@@ -62,7 +54,7 @@ static MlirValue stats_of(MlirOperation forward) {
   MlirValue operands[2] = {latch_cross_entropy_logits(forward), latch_cross_entropy_targets(forward)};
   MlirOperation with_stats = latch_op_create(LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS,
                                              mlirOperationGetLocation(forward), 2, types, 2, operands, NULL);
-  copy_attributes(forward, with_stats);
+  latch_copy_attributes(forward, with_stats);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(forward), forward, with_stats);
   mlirValueReplaceAllUsesOfWith(latch_cross_entropy_loss_result(forward), mlirOperationGetResult(with_stats, 0));
   mlirOperationDestroy(forward);
@@ -80,7 +72,7 @@ static void rewrite(MlirOperation grad) {
   MlirType type = mlirValueGetType(latch_cross_entropy_grad_dlogits_result(grad));
   MlirOperation from_stats = latch_op_create(LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS,
                                              mlirOperationGetLocation(grad), 1, &type, 4, operands, NULL);
-  copy_attributes(grad, from_stats);
+  latch_copy_attributes(grad, from_stats);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(grad), grad, from_stats);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(grad, 0), mlirOperationGetResult(from_stats, 0));
   mlirOperationDestroy(grad);

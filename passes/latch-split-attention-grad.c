@@ -58,14 +58,6 @@ static const latch_pass_option split_option_table[] = {
 };
 static int64_t dim_of(MlirValue value, intptr_t d) { return mlirShapedTypeGetDimSize(mlirValueGetType(value), d); }
 
-/* Every attribute of `from` (causal, scale, task.phase, ...) onto `to`. */
-static void copy_attributes(MlirOperation from, MlirOperation to) {
-  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(from); ++i) {
-    MlirNamedAttribute a = mlirOperationGetAttribute(from, i);
-    mlirOperationSetAttributeByName(to, mlirIdentifierStr(a.name), a.attribute);
-  }
-}
-
 static bool is_element(MlirValue value, bool (*is)(MlirType)) {
   return is(mlirShapedTypeGetElementType(mlirValueGetType(value)));
 }
@@ -127,7 +119,7 @@ static MlirValue forward_lse(MlirOperation grad) {
                             latch_attr_get_float(context, latch_attention_scale(forward))};
   MlirOperation with_lse =
       latch_op_create(LATCH_OP_TASK_ATTENTION_LSE, mlirOperationGetLocation(forward), 2, types, 3, operands, attrs);
-  copy_attributes(forward, with_lse);
+  latch_copy_attributes(forward, with_lse);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(forward), forward, with_lse);
   mlirValueReplaceAllUsesOfWith(o, mlirOperationGetResult(with_lse, 0));
   mlirOperationDestroy(forward);
@@ -164,8 +156,8 @@ static bool split(MlirOperation grad, const split_options *options) {
   for (int r = 0; r < 3; ++r)
     types[r] = mlirValueGetType(mlirOperationGetResult(grad, r));
   MlirOperation products = latch_op_create(LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS, loc, 3, types, 5, operands, attrs);
-  copy_attributes(grad, products);
-  copy_attributes(grad, stats);
+  latch_copy_attributes(grad, products);
+  latch_copy_attributes(grad, stats);
   if (!mlirValueIsNull(lse)) { /* its attributes are the phase's: causal and scale live in the forward */
     mlirOperationRemoveAttributeByName(stats, mlirStringRefCreateFromCString("causal"));
     mlirOperationRemoveAttributeByName(stats, mlirStringRefCreateFromCString("scale"));
