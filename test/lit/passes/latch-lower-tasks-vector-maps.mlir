@@ -62,10 +62,12 @@ func.func @map_odd(%a: tensor<4099xf32>) -> tensor<4099xf32> {
 // -----
 
 // task.adamw: p, grad, m, v as vectors (two units per thread before the first store: four inputs), the
-// step a scalar; p', m', v' stored as vectors over p, m, v.
+// step a scalar; p', m', v' stored as vectors over p, m, v. Tiles of LATCH_ADAMW_TILE = 2048 elements:
+// 8192 are 4 tiles of 512 units, one group of 256 threads x 2 each.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, %[[P:.*]]: !llvm.ptr<1>, %[[G:.*]]: !llvm.ptr<1>, %[[M:.*]]: !llvm.ptr<1>, %[[V:.*]]: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[P1:.*]]: !llvm.ptr<1>, %[[M1:.*]]: !llvm.ptr<1>, %[[V1:.*]]: !llvm.ptr<1>)
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c2048_i64 step %c512_i64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4_i64 step %c4_i64
+// CHECK: scf.for %{{.*}} = %c0_i64 to %c512_i64 step %c512_i64
 // CHECK-COUNT-8: -> vector<4xf32>
 // CHECK-NOT: llvm.store
 // CHECK: math.sqrt
