@@ -168,11 +168,6 @@ bool latch_reshape_is_view(MlirOperation op);
 bool latch_attention_fits_tensor_cores(bool all_bf16, int64_t tq, int64_t hd, int64_t tk, int64_t hdv);
 /* The same for the split gradient's products (task.attention_grad_from_stats): keys a multiple of 64. */
 bool latch_attention_products_fit_tensor_cores(bool all_bf16, int64_t tq, int64_t hd, int64_t tk, int64_t hdv);
-/* Rows of one side (queries or keys) per tile of task.attention_grad_from_stats: 128 when causal and both
- * sequences are multiples of 128, else 64. The 128-row tiles pair each group of 16 rows with its mirror
- * (rows i and T - 1 - i), so that every warp of every tile has the same work under the causal mask. */
-#define LATCH_ATTENTION_GRAD_PAIRED_ROWS 128
-int64_t latch_attention_grad_tile_rows(bool causal, int64_t tq, int64_t tk);
 /* Probes (docs/device-abi.md "Probes"): task results that the runtime can copy out of the arena, one
  * rule per op kind: the j-th task of `kind` in program order gives probes "<prefix><j>.<results[k]>" for
  * its results k < result_count. latch-plan-arena keeps them to the end of the update;

@@ -3426,21 +3426,20 @@ static void gen_attention_grad_rows(gen *g, task_io *io, MlirOperation op) {
  * is the lanes' partial sums combined by the xor butterfly (warp_combine: the same bits on every lane,
  * so the online-softmax state and the branch conditions stay uniform across the warp). Heads wider than
  * 32 x MAX_LANE_PARTS use the one-row-per-thread templates above. */
-/* Balanced attention rows: a (b, h) pair's T rows are cut into P = ceil(T / tile_rows) virtual tiles
- * (tile_rows a multiple of WARPS: ATTENTION_ROWS, or the split gradient's
- * latch_attention_grad_tile_rows) that interleave, tile t taking rows t, t + P, t + 2P, ... (slots 0..63
- * of 64 rows), so that under a causal mask, where row i costs i + 1 keys, every tile has about the same
- * work. Inside a tile warp w takes the slots w, 15 - w, 16 + w, 31 - w, ... (a zigzag over the rounds of 8
- * slots), which evens out the warps too. For virtual tile `vt` of attention_row_tiles(bh_count, total,
- * tile_rows): returns the row (the code that follows runs only below `total`); `bh` gets the (b, h) index.
- * Close with attention_row_end. */
+/* Balanced attention rows: a (b, h) pair's T rows are cut into P = ceil(T / ATTENTION_ROWS) virtual
+ * tiles that interleave, tile t taking rows t, t + P, t + 2P, ... (slots 0..63), so that under a causal
+ * mask, where row i costs i + 1 keys, every tile has about the same work. Inside a tile warp w takes the
+ * slots w, 15 - w, 16 + w, 31 - w, ... (a zigzag over the 8 rounds of 8 slots), which evens out the
+ * warps too. For virtual tile `vt` of attention_row_tiles(bh_count, total): returns the row (the code
+ * that follows runs only below `total`); `bh` gets the (b, h) index. Close with attention_row_end. */
 #define ATTENTION_ROWS 64
-static int attention_row_begin(gen *g, int vt, int64_t total, int64_t tile_rows, int *bh) {
-  int64_t per_head = ceil_div(total, tile_rows);
+#define ATTENTION_ROUNDS (ATTENTION_ROWS / WARPS)
+static int attention_row_begin(gen *g, int vt, int64_t total, int *bh) {
+  int64_t per_head = ceil_div(total, ATTENTION_ROWS);
   *bh = divc(g, vt, per_head);
   int t = remc(g, vt, per_head);
   int warp = divc(g, g->tid, 32);
-  int round = loop_begin(g, ci64(g, 0), ci64(g, tile_rows / WARPS), ci64(g, 1));
+  int round = loop_begin(g, ci64(g, 0), ci64(g, ATTENTION_ROUNDS), ci64(g, 1));
   int odd = cmpi(g, "ne", remc(g, round, 2), ci64(g, 0), "i64");
   int slot = add(g, mulc(g, round, WARPS), sel(g, odd, sub(g, ci64(g, WARPS - 1), warp), warp, "i64"));
   int row = add(g, t, mulc(g, slot, per_head));
@@ -3454,8 +3453,8 @@ static void attention_row_end(gen *g) {
 }
 
 /* The tile count of attention_row_begin (also dialects/schedule.c's rule for attention). */
-static int64_t attention_row_tiles(int64_t bh_count, int64_t total, int64_t tile_rows) {
-  return bh_count * ceil_div(total, tile_rows);
+static int64_t attention_row_tiles(int64_t bh_count, int64_t total) {
+  return bh_count * ceil_div(total, ATTENTION_ROWS);
 }
 
 /* One step of a loop over rows j (keys of a query row, or queries of a key row) that carries `n` f32 values:
@@ -3637,35 +3636,18 @@ typedef struct tc_rows {
 
 /* Opens the loop over virtual tiles `vt` (of B H T / 64 for `rows` = T; close with loop_end, or the
  * caller's enclosing loop) and places the warp. */
-static void tc_rows_warp(gen *g, tc_rows *w) {
+static void tc_rows_begin(gen *g, int vt, int64_t rows, tc_rows *w) {
+  int64_t groups = rows / TC_GROUP, per_head = rows / TC_TILE_ROWS;
   int warp = divc(g, g->tid, 32);
   w->lane = remc(g, g->tid, 32);
   w->r = divc(g, w->lane, 4);
   w->c = remc(g, w->lane, 4);
   w->slot = divc(g, warp, 2);
   w->parity = remc(g, warp, 2);
-}
-
-static void tc_rows_begin(gen *g, int vt, int64_t rows, tc_rows *w) {
-  int64_t groups = rows / TC_GROUP, per_head = rows / TC_TILE_ROWS;
-  tc_rows_warp(g, w);
   w->bh = divc(g, vt, per_head);
   int t = remc(g, vt, per_head), two_t = mulc(g, t, 2);
   int low = add(g, two_t, w->slot), high = sub(g, addc(g, w->slot, groups - 4), two_t);
   w->row0 = mulc(g, sel(g, cmpi(g, "slt", w->slot, ci64(g, 2), "i64"), low, high, "i64"), TC_GROUP);
-}
-
-/* The split gradient's paired tiles (latch_attention_grad_tile_rows = LATCH_ATTENTION_GRAD_PAIRED_ROWS):
- * tile t of a (b, h) gives slot s the groups a = 4t + s and G - 1 - a, one after the other (`pass` 0 and
- * 1), so under the causal mask every slot of every tile sees about G / 2 + 1 blocks of the other side,
- * where the 64-row tiles' heavy slots saw between G / 2 and G of them and their light slots waited. */
-static void tc_rows_paired(gen *g, int vt, int64_t rows, int pass, tc_rows *w) {
-  int64_t groups = rows / TC_GROUP, per_head = rows / LATCH_ATTENTION_GRAD_PAIRED_ROWS;
-  tc_rows_warp(g, w);
-  w->bh = divc(g, vt, per_head);
-  int first = add(g, mulc(g, remc(g, vt, per_head), 4), w->slot);
-  int mirror = sub(g, ci64(g, groups - 1), first);
-  w->row0 = mulc(g, sel(g, cmpi(g, "eq", pass, ci64(g, 0), "i64"), first, mirror, "i64"), TC_GROUP);
 }
 
 /* The A fragments of the group's 16 rows of t (rows of `width` elements from element `head`), per k16 step. */
@@ -4103,26 +4085,6 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
-/* The split gradient's warp placement for tile vt of `rows` (queries or keys): the 64-row arrangement of
- * tc_rows_begin, or with `paired` the loop over the two passes of tc_rows_paired (closed by
- * tc_grad_rows_end), each after a CTA barrier when `staged`: the previous pass's tc_exchange read the
- * shared memory that this pass's staged blocks overwrite. */
-static void tc_grad_rows_begin(gen *g, int vt, int64_t rows, bool paired, bool staged, tc_rows *w) {
-  if (!paired) {
-    tc_rows_begin(g, vt, rows, w);
-    return;
-  }
-  int pass = loop_begin(g, ci64(g, 0), ci64(g, 2), ci64(g, 1));
-  if (staged)
-    sync_threads(g);
-  tc_rows_paired(g, vt, rows, pass, w);
-}
-
-static void tc_grad_rows_end(gen *g, bool paired) {
-  if (paired)
-    loop_end(g);
-}
-
 /* The products of the split gradient on tensor cores (see gen_attention_grad_from_stats for the formulas;
  * L and D from stats). Query tiles: a warp's group of 16 query rows with its q and do fragments in
  * registers; per block of 32 keys S = q k^T, P = exp(S scale - L), dP = do v^T, dS = P (dP - D) and
@@ -4137,9 +4099,9 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   bool causal = latch_attention_grad_from_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
-  int64_t tile_rows = latch_attention_grad_tile_rows(causal, tq, tk), query_tiles = bh_count * (tq / tile_rows);
-  bool staged = attention_grad_stages(io), paired = tile_rows == LATCH_ATTENTION_GRAD_PAIRED_ROWS;
-  int vt = tiles_begin(g, query_tiles + bh_count * (tk / tile_rows));
+  int64_t query_tiles = bh_count * (tq / TC_TILE_ROWS);
+  bool staged = attention_grad_stages(io);
+  int vt = tiles_begin(g, query_tiles + bh_count * (tk / TC_TILE_ROWS));
   int area = -1, area_b = -1, area_stats = -1; /* the warp's staged blocks */
   if (staged) {
     area = tc_warp_area(g);
@@ -4152,7 +4114,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   {
     /* query rows: dq */
     tc_rows w;
-    tc_grad_rows_begin(g, vt, tq, paired, staged, &w);
+    tc_rows_begin(g, vt, tq, &w);
     int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
     int o_head = attention_head(g, d_o, w.bh);
     int qa[TC_MAX_HEAD / 16][4], doa[TC_MAX_HEAD / 16][4], lse[2], row_dot[2];
@@ -4202,13 +4164,12 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
         store_f32(g, dq, add(g, q_head, add(g, mulc(g, row, attention_row_stride(dq)), col)), value);
       }
     when_end(g);
-    tc_grad_rows_end(g, paired);
   }
   otherwise(g);
   {
     /* key rows: dk and dv */
     tc_rows w;
-    tc_grad_rows_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, paired, staged, &w);
+    tc_rows_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, &w);
     int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
     int o_head = attention_head(g, d_o, w.bh), stats_head = mulc(g, w.bh, tq * 2);
     int n_dk = (int)(4 * hd / 8), n = n_dk + (int)(4 * hdv / 8);
@@ -4277,7 +4238,6 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
                 is_dk ? fmul(g, value, scale) : value);
     }
     when_end(g);
-    tc_grad_rows_end(g, paired);
   }
   when_end(g);
   loop_end(g);
@@ -4302,7 +4262,7 @@ static void gen_attention(gen *g, task_io *io, MlirOperation op) {
   r.scale = cf32(g, latch_attention_scale(op));
   r.lane = remc(g, g->tid, 32);
   int bh;
-  int i = attention_row_begin(g, tiles_begin(g, attention_row_tiles(bh_count, tq, ATTENTION_ROWS)), tq, ATTENTION_ROWS, &bh);
+  int i = attention_row_begin(g, tiles_begin(g, attention_row_tiles(bh_count, tq)), tq, &bh);
   r.k_head = mulc(g, bh, tk * hd);
   r.v_head = mulc(g, bh, tk * hdv);
   lane_row(g, q, mulc(g, add(g, mulc(g, bh, tq), i), hd), hd, r.lane, r.qv);
@@ -4340,7 +4300,7 @@ static void gen_attention_stats(gen *g, task_io *io, MlirOperation op) {
   r.scale = cf32(g, latch_attention_stats_scale(op));
   r.lane = remc(g, g->tid, 32);
   int bh;
-  int i = attention_row_begin(g, tiles_begin(g, attention_row_tiles(bh_count, tq, ATTENTION_ROWS)), tq, ATTENTION_ROWS, &bh);
+  int i = attention_row_begin(g, tiles_begin(g, attention_row_tiles(bh_count, tq)), tq, &bh);
   int row = add(g, mulc(g, bh, tq), i);
   r.k_head = mulc(g, bh, tk * hd);
   lane_row(g, q, mulc(g, row, hd), hd, r.lane, r.qv);
@@ -4388,8 +4348,8 @@ static void gen_attention_stats_from_lse(gen *g, task_io *io) {
 }
 
 /* Products of the split gradient, P[i, j] = exp(S[i, j] scale - L[i]) and dS = P (do[i] . v[j] - D[i]):
- * the first attention_row_tiles(B H, Tq, R) virtual tiles (R = latch_attention_grad_tile_rows) are query
- * rows, dq[i] = sum_j dS k[j] scale over increasing keys; the next attention_row_tiles(B H, Tk, R) are key rows, dk[j] = sum_i dS q[i] scale and
+ * the first attention_row_tiles(B H, Tq) virtual tiles are query rows, dq[i] = sum_j dS k[j] scale over
+ * increasing keys; the next attention_row_tiles(B H, Tk) are key rows, dk[j] = sum_i dS q[i] scale and
  * dv[j] = sum_i P do[i] over the queries that see key j (i >= j when causal), increasing i. One warp per
  * row, sums carried in registers (row_loop); every output row is written by one warp. */
 static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op) {
@@ -4408,14 +4368,13 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
   r.lane = remc(g, g->tid, 32);
   int zero = ci64(g, 0);
   int init[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS];
-  int64_t tile_rows = latch_attention_grad_tile_rows(causal, tq, tk);
-  int64_t query_tiles = attention_row_tiles(bh_count, tq, tile_rows);
-  int vt = tiles_begin(g, query_tiles + attention_row_tiles(bh_count, tk, tile_rows));
+  int64_t query_tiles = attention_row_tiles(bh_count, tq);
+  int vt = tiles_begin(g, query_tiles + attention_row_tiles(bh_count, tk));
   when_begin(g, cmpi(g, "slt", vt, ci64(g, query_tiles), "i64"));
   {
     /* query row i */
     int bh;
-    int i = attention_row_begin(g, vt, tq, tile_rows, &bh);
+    int i = attention_row_begin(g, vt, tq, &bh);
     int row = add(g, mulc(g, bh, tq), i);
     r.k_head = mulc(g, bh, tk * hd);
     r.v_head = mulc(g, bh, tk * hdv);
@@ -4433,7 +4392,7 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
   {
     /* key row j */
     int bh;
-    int j = attention_row_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, tile_rows, &bh);
+    int j = attention_row_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, &bh);
     int key = add(g, mulc(g, bh, tk), j);
     r.q_head = mulc(g, bh, tq * hd);
     r.o_head = mulc(g, bh, tq * hdv);

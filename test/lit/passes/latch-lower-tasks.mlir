@@ -1269,34 +1269,6 @@ func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf
 
 // -----
 
-// Causal with both sequences multiples of 128 (latch_attention_grad_tile_rows): tiles of 128 rows, one of
-// queries and one of keys here. Each slot takes group a = 4t + slot, then its mirror G - 1 - a (G = 8
-// groups of 16), in a loop of two passes, each after a CTA barrier (the staged blocks overwrite what the
-// previous pass's exchange read).
-// CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
-// CHECK: arith.cmpi slt, %[[VT]], %c1_i64 : i64
-// CHECK: scf.for %[[PASS:.*]] = %c0_i64 to %c2_i64 step %c1_i64 : i64 {
-// CHECK-NEXT: nvvm.barrier0
-// CHECK: %[[MIRROR:.*]] = arith.subi %c7_i64, %[[FIRST:.*]] : i64
-// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[PASS]], %c0_i64 : i64
-// CHECK: arith.select %[[ONE]], %[[FIRST]], %[[MIRROR]] : i64
-// CHECK: %{{.*}}:32 = scf.for
-// CHECK: } else {
-// CHECK: scf.for %{{.*}} = %c0_i64 to %c2_i64 step %c1_i64 : i64 {
-// CHECK-NEXT: nvvm.barrier0
-// CHECK: arith.subi %c7_i64
-// CHECK: %{{.*}}:64 = scf.for
-// CHECK: tiles = 2 : i64
-// CHECK: sym_name = "attention_grad_paired"
-func.func @attention_grad_paired(%q: tensor<1x1x128x64xbf16>, %k: tensor<1x1x128x64xbf16>, %v: tensor<1x1x128x64xbf16>, %do: tensor<1x1x128x64xbf16>, %s: tensor<1x1x128x2xf32>) -> (tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>) {
-  %dq, %dk, %dv = "task.attention_grad_from_stats"(%q, %k, %v, %do, %s) {causal = true, scale = 0.125 : f64} : (tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>, tensor<1x1x128x2xf32>) -> (tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>)
-  return %dq, %dk, %dv : tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>, tensor<1x1x128x64xbf16>
-}
-
-// -----
-
 // The same products with a bf16 do (what latch-split-attention-grad gives them, convert-do): the key
 // tiles stage q and do alike, 16 cp.async per block and no f32 loads.
 // CHECK-LABEL: gpu.module @latch
