@@ -60,7 +60,6 @@ typedef struct lower_options {
   int64_t spin_sleep_ns;
   bool table_dispatch;
   bool dataflow;
-  bool snake;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -98,11 +97,6 @@ static const latch_pass_option lower_option_table[] = {
      "the earlier tasks it conflicts with (what it reads they write, what it writes they read or write: "
      "arena bytes, arguments, shared scratch) have all their tiles done (not with table-dispatch)",
      offsetof(lower_options, dataflow)},
-    {"snake", LATCH_OPTION_BOOL, "true",
-     "round robin in a snake: a CTA's odd rounds take the tiles from the end of the round (CTA c: c, 2 "
-     "gridDim.x - 1 - c, 2 gridDim.x + c, ...), so that with a wave's tiles heaviest first a CTA's heavy "
-     "tile is followed by a light one (false: t += gridDim.x; dataflow waves always so)",
-     offsetof(lower_options, snake)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -167,7 +161,6 @@ typedef struct lowerer {
   int64_t min_ctas_per_sm; /* .minnctapersm of @latch_main; 0 for none */
   bool tile_counter;       /* @latch_main takes tiles from the tile counter (else round robin) */
   int64_t counter_min_tiles; /* latch-lower-intervals{counter-min-tiles}: smaller waves run round robin */
-  bool snake;                /* latch-lower-intervals{snake}: round robin in a snake */
   int64_t spin_sleep_ns;   /* latch-lower-intervals{spin-sleep} */
   bool trace_tiles;        /* and records each tile's begin and end when tracing */
   bool table_dispatch;     /* latch-lower-intervals{table-dispatch} */
@@ -779,14 +772,10 @@ static void write_final_signal(writer *w, int results, int first) {
   latch_text_put(t, "    }\n");
 }
 
-/* Round robin (the staged kernels, and @latch_main's waves that take no tickets): for (t = blockIdx.x;
- * t < total; t += gridDim.x), or with snake round k of the CTA takes t = k gridDim.x + (k odd ?
- * gridDim.x - 1 - blockIdx.x : blockIdx.x) (still increasing in k; the loop runs over k gridDim.x and
- * carries the offset, which flips to %grid_last minus itself). latch-fuse-phases puts an interval's
- * heaviest tiles first, so the CTAs that get a second tile of a wave of a few hundred tiles more than
- * the grid pair a heavy one with the lightest. With dataflow (@latch_main only) the loop carries the
- * task of the last tile and how many of its tiles the CTA ran, and signals them when the task changes
- * and after the loop (a CTA barrier first, then thread 0); it stays t += gridDim.x. */
+/* Round robin (the staged kernels, and @latch_main with tile-counter=false): for (t = blockIdx.x;
+ * t < total; t += gridDim.x). With dataflow (@latch_main only) the loop carries the task of the last tile
+ * and how many of its tiles the CTA ran, and signals them when the task changes and after the loop (a CTA
+ * barrier first, then thread 0). */
 static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave, bool dataflow) {
   latch_text *t = w->t;
   int64_t total = wave_tiles(l, interval, wave);
@@ -794,20 +783,6 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave,
     return;
   int total_value = fresh(w), tile = fresh(w);
   latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
-  if (!dataflow && l->snake) {
-    int results = fresh(w), start = fresh(w), offset = fresh(w), inside = fresh(w), flipped = fresh(w);
-    latch_text_put(t, "    %%v%d = scf.for %%v%d = %%c0 to %%v%d step %%grid iter_args(%%v%d = %%cta) -> (i32) : i32 {\n",
-                   results, start, total_value, offset);
-    latch_text_put(t, "      %%v%d = arith.addi %%v%d, %%v%d : i32\n", tile, start, offset);
-    latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", inside, tile, total_value);
-    latch_text_put(t, "      scf.if %%v%d {\n", inside);
-    write_tile_dispatch(w, l, interval, wave, tile);
-    latch_text_put(t, "      }\n");
-    latch_text_put(t, "      %%v%d = arith.subi %%grid_last, %%v%d : i32\n", flipped, offset);
-    latch_text_put(t, "      scf.yield %%v%d : i32\n", flipped);
-    latch_text_put(t, "    }\n");
-    return;
-  }
   if (!dataflow) {
     latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
     write_tile_dispatch(w, l, interval, wave, tile);
@@ -1558,10 +1533,8 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
                  name, BLOCK_THREADS);
   latch_text_put(t, "    nvvm.griddepcontrol wait\n");
   latch_text_put(t, "    %%c0 = arith.constant 0 : i32\n");
-  latch_text_put(t, "    %%c1 = arith.constant 1 : i32\n");
   latch_text_put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
   latch_text_put(t, "    %%grid = nvvm.read.ptx.sreg.nctaid.x : i32\n");
-  latch_text_put(t, "    %%grid_last = arith.subi %%grid, %%c1 : i32\n");
   latch_text_put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
   latch_text_put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
   latch_text_put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
@@ -1613,7 +1586,6 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
   latch_text_put(t, "    %%c1 = arith.constant 1 : i32\n");
   latch_text_put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
   latch_text_put(t, "    %%grid = nvvm.read.ptx.sreg.nctaid.x : i32\n");
-  latch_text_put(t, "    %%grid_last = arith.subi %%grid, %%c1 : i32\n");
   latch_text_put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
   latch_text_put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
   latch_text_put(t, "    %%counter_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
@@ -2086,7 +2058,6 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.min_ctas_per_sm = ((const lower_options *)options)->min_ctas_per_sm;
   l.tile_counter = ((const lower_options *)options)->tile_counter;
   l.counter_min_tiles = ((const lower_options *)options)->counter_min_tiles;
-  l.snake = ((const lower_options *)options)->snake;
   l.spin_sleep_ns = ((const lower_options *)options)->spin_sleep_ns;
   if (l.spin_sleep_ns < 0 || l.spin_sleep_ns > 1000000) { /* nanosleep sleeps at most 1 ms */
     mlirEmitError(mlirOperationGetLocation(module), "latch-lower-intervals: spin-sleep must be 0..1000000 ns");

@@ -125,7 +125,6 @@ typedef struct lowerer {
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
-  bool heavy_first;      /* latch-lower-tasks{attention-heavy-first}: the causal split gradient's tile order */
   /* Tile bodies by the signature of their task (write_signature), and the option that checks them. */
   text_table signatures;
   bool check_signatures;
@@ -4086,14 +4085,6 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
-/* Tile i of one side of the causal split gradient (bh_count x per_head tiles), heaviest first: (b, h) = i mod
- * bh_count and t = i / bh_count, as tc_rows_begin's tile index (b, h) per_head + t. Under tc_rows_begin's
- * arrangement a tile's busiest group sees G - 2t blocks of the other side (queries: groups G - 2 - 2t and
- * G - 1 - 2t; keys: 2t and 2t + 1), so the larger t, the lighter the tile. */
-static int tc_heavy_first(gen *g, int i, int64_t bh_count, int64_t per_head) {
-  return add(g, mulc(g, remc(g, i, bh_count), per_head), divc(g, i, bh_count));
-}
-
 /* The products of the split gradient on tensor cores (see gen_attention_grad_from_stats for the formulas;
  * L and D from stats). Query tiles: a warp's group of 16 query rows with its q and do fragments in
  * registers; per block of 32 keys S = q k^T, P = exp(S scale - L), dP = do v^T, dS = P (dP - D) and
@@ -4109,7 +4100,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
   int64_t query_tiles = bh_count * (tq / TC_TILE_ROWS);
-  bool staged = attention_grad_stages(io), heavy_first = causal && g->l->heavy_first;
+  bool staged = attention_grad_stages(io);
   int vt = tiles_begin(g, query_tiles + bh_count * (tk / TC_TILE_ROWS));
   int area = -1, area_b = -1, area_stats = -1; /* the warp's staged blocks */
   if (staged) {
@@ -4123,7 +4114,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   {
     /* query rows: dq */
     tc_rows w;
-    tc_rows_begin(g, heavy_first ? tc_heavy_first(g, vt, bh_count, tq / TC_TILE_ROWS) : vt, tq, &w);
+    tc_rows_begin(g, vt, tq, &w);
     int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
     int o_head = attention_head(g, d_o, w.bh);
     int qa[TC_MAX_HEAD / 16][4], doa[TC_MAX_HEAD / 16][4], lse[2], row_dot[2];
@@ -4178,8 +4169,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   {
     /* key rows: dk and dv */
     tc_rows w;
-    int key_tile = sub(g, vt, ci64(g, query_tiles));
-    tc_rows_begin(g, heavy_first ? tc_heavy_first(g, key_tile, bh_count, tk / TC_TILE_ROWS) : key_tile, tk, &w);
+    tc_rows_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, &w);
     int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
     int o_head = attention_head(g, d_o, w.bh), stats_head = mulc(g, w.bh, tq * 2);
     int n_dk = (int)(4 * hd / 8), n = n_dk + (int)(4 * hdv / 8);
@@ -5692,7 +5682,6 @@ typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
   bool vector_maps;
-  bool heavy_first;
   bool check_signatures;
 } lower_tasks_options;
 
@@ -5710,11 +5699,6 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
      "elements per vector access (the same bits; 1.3-1.6% faster TinyMoE updates on the H200)",
      offsetof(lower_tasks_options, vector_maps)},
-    {"attention-heavy-first", LATCH_OPTION_BOOL, "true",
-     "the causal split gradient's tiles on tensor cores in the order of their work, heaviest first (for "
-     "each side, queries then keys: every (b, h)'s tile 0, then every tile 1, ...), so that the tile "
-     "counter's last tiles and the snake round robin's second tiles are light ones (false: (b, h) by (b, h))",
-     offsetof(lower_tasks_options, heavy_first)},
     {"check-signatures", LATCH_OPTION_BOOL, "false",
      "write every tile body, also of a task whose signature an earlier task had (whose body it then takes "
      "without writing it), and report a task whose body is not that task's: a test of the signatures",
@@ -5727,7 +5711,6 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
-  l.heavy_first = ((const lower_tasks_options *)options)->heavy_first;
   l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;
   l.context = mlirOperationGetContext(module);
   l.module = module;

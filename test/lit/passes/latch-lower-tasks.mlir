@@ -1269,34 +1269,6 @@ func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf
 
 // -----
 
-// Causal products, heaviest tiles first (attention-heavy-first, the default): 2 (b, h) x 2 tiles of 64
-// rows per side; side tile i runs tc_rows_begin's tile (i mod 2) 2 + i / 2 (every (b, h)'s tile 0, then
-// every tile 1), for the query tiles [0, 4) and the key tiles [4, 8) alike.
-// CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c8_i64 step %c8_i64 : i64 {
-// CHECK: %[[QUERY:.*]] = arith.cmpi slt, %[[VT]], %c4_i64 : i64
-// CHECK-NEXT: scf.if %[[QUERY]] {
-// CHECK-NEXT: %[[T:.*]] = arith.divui %[[VT]], %c2_i64 : i64
-// CHECK-NEXT: %[[BH:.*]] = arith.remui %[[VT]], %c2_i64 : i64
-// CHECK-NEXT: %[[FIRST:.*]] = arith.muli %[[BH]], %c2_i64 : i64
-// CHECK-NEXT: arith.addi %[[FIRST]], %[[T]] : i64
-// CHECK: %{{.*}}:32 = scf.for
-// CHECK: } else {
-// CHECK-NEXT: %[[KEY:.*]] = arith.subi %[[VT]], %c4_i64 : i64
-// CHECK-NEXT: %[[KT:.*]] = arith.divui %[[KEY]], %c2_i64 : i64
-// CHECK-NEXT: %[[KBH:.*]] = arith.remui %[[KEY]], %c2_i64 : i64
-// CHECK-NEXT: %[[KFIRST:.*]] = arith.muli %[[KBH]], %c2_i64 : i64
-// CHECK-NEXT: arith.addi %[[KFIRST]], %[[KT]] : i64
-// CHECK: %{{.*}}:64 = scf.for
-// CHECK: sym_name = "attention_grad_heavy_first"
-func.func @attention_grad_heavy_first(%q: tensor<1x2x128x64xbf16>, %k: tensor<1x2x128x64xbf16>, %v: tensor<1x2x128x64xbf16>, %do: tensor<1x2x128x64xbf16>, %s: tensor<1x2x128x2xf32>) -> (tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>) {
-  %dq, %dk, %dv = "task.attention_grad_from_stats"(%q, %k, %v, %do, %s) {causal = true, scale = 0.125 : f64} : (tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x2xf32>) -> (tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>)
-  return %dq, %dk, %dv : tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>, tensor<1x2x128x64xbf16>
-}
-
-// -----
-
 // The same products with a bf16 do (what latch-split-attention-grad gives them, convert-do): the key
 // tiles stage q and do alike, 16 cp.async per block and no f32 loads.
 // CHECK-LABEL: gpu.module @latch
