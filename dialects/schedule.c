@@ -209,10 +209,14 @@ static int64_t narrow_sliced_depth_of(MlirOperation matmul) {
                                    latch_matmul_transpose_b(matmul));
 }
 
-int64_t latch_small_product_outputs_per_tile(int64_t k) {
-  return k >= 32  ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS
-         : k == 1 ? LATCH_SMALL_PRODUCT_UNIT_DEPTH_OUTPUTS
-                  : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
+int64_t latch_small_product_outputs_per_tile(int64_t k, int64_t outputs) {
+  if (k == 1)
+    return LATCH_SMALL_PRODUCT_UNIT_DEPTH_OUTPUTS;
+  int64_t per_tile = k >= 32 ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
+  int64_t least = k >= 32 ? 8 : 256; /* an output per warp, per thread */
+  while (per_tile > least && ceil_div(outputs, per_tile) < LATCH_SPLIT_TILES)
+    per_tile /= 2;
+  return per_tile;
 }
 
 static double tensor_bytes(MlirValue value) {
@@ -369,7 +373,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
       break;
     }
     if (latch_matmul_is_small(dim_from_end(out, 2), dim_from_end(out, 1), dim_from_end(out, 0), transpose_a)) {
-      tiles = ceil_div(latch_type_element_count(out), latch_small_product_outputs_per_tile(k));
+      tiles = ceil_div(latch_type_element_count(out), latch_small_product_outputs_per_tile(k, latch_type_element_count(out)));
       break;
     }
     tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128) * latch_matmul_k_slices(task);

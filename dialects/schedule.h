@@ -112,7 +112,10 @@ bool latch_matmul_is_small(int64_t batch, int64_t m, int64_t n, bool transpose_a
 #define LATCH_NARROW_SLICED_DEPTH 128
 #define LATCH_NARROW_SLICED_MAX_SLICES 64
 int64_t latch_narrow_sliced_depth(int64_t batch, int64_t m, int64_t n, int64_t k, bool transpose_a, bool transpose_b);
-int64_t latch_small_product_outputs_per_tile(int64_t k);
+/* Outputs per tile of the element-wise product of depth k with `outputs` outputs: the numbers above, halved
+ * (down to one per warp, or per thread) while the product would have fewer than LATCH_SPLIT_TILES tiles
+ * (TinyMoE's routing-weight gradient, 4096 dot products of 512, ran in 64 tiles of 24 us). */
+int64_t latch_small_product_outputs_per_tile(int64_t k, int64_t outputs);
 
 /* task.bucket with at most this many buckets counts them by warp ballots (one tile per 256 sort
  * positions); with more, every position is computed alone (tiles of 256 of the G + N items). */

@@ -2067,7 +2067,10 @@ static void gen_matmul_outer(gen *g, task_io *io, int64_t m, int64_t n) {
 /* The element-wise product (latch_matmul_is_small: batched with M not a multiple of 128, so row tiles
  * would cross batches, or at most 16 columns wide), element by element over the flat output: with k >= 32 a warp per element, lane l summing
  * k = l, l + 32, ... in increasing order and the lanes combined by the butterfly; with shorter k a thread
- * per element, k increasing. Either order is fixed: deterministic. */
+ * per element, k increasing. Either order is fixed: deterministic. The warp's lane issues the loads of
+ * SMALL_PRODUCT_LOADS steps of k before their products are added (in the same order, so the same bits):
+ * one load pair in flight per lane had made TinyMoE's router products 24-29 us tiles (H200, 2026-12-04). */
+#define SMALL_PRODUCT_LOADS 8
 static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *a = &io->in[0], *b = &io->in[1], *c = &io->out[0];
   bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
@@ -2077,8 +2080,8 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
     gen_matmul_outer(g, io, m, n);
     return;
   }
-  int64_t per_tile = latch_small_product_outputs_per_tile(k);
-  bool by_warp = per_tile == LATCH_SMALL_PRODUCT_WARP_OUTPUTS;
+  int64_t per_tile = latch_small_product_outputs_per_tile(k, c->elements);
+  bool by_warp = k >= 32;
   int vt = tiles_begin(g, ceil_div(c->elements, per_tile));
   int e = by_warp ? warp_span_begin(g, vt, per_tile, c->elements) : span_begin(g, vt, per_tile, c->elements);
   int row = divc(g, e, n), col = remc(g, e, n);
@@ -2087,10 +2090,33 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
   int b_col = add(g, mulc(g, bi, k * n), tb ? mulc(g, col, k) : col);
   int lane = by_warp ? remc(g, g->tid, 32) : ci64(g, 0);
   int acc, sum;
-  int kk = loop1_begin(g, lane, ci64(g, k), ci64(g, by_warp ? 32 : 1), cf32(g, 0.0), "f32", &acc, &sum);
-  int x = load_f32(g, a, add(g, a_row, mulc(g, kk, ta ? m : 1)));
-  int y = load_f32(g, b, add(g, b_col, mulc(g, kk, tb ? 1 : n)));
-  loop1_end(g, fadd(g, acc, fmul(g, x, y)), "f32");
+  if (by_warp) {
+    /* steps base + lane + 32 u (u < loads) per iteration; a step past k (only when 32 loads does not
+     * divide k) reads row k - 1 and leaves the sum as it is */
+    int64_t loads = ceil_div(k, 32) < SMALL_PRODUCT_LOADS ? ceil_div(k, 32) : SMALL_PRODUCT_LOADS;
+    bool ragged = k % (32 * loads) != 0;
+    int base = loop1_begin(g, ci64(g, 0), ci64(g, k), ci64(g, 32 * loads), cf32(g, 0.0), "f32", &acc, &sum);
+    int x[SMALL_PRODUCT_LOADS], y[SMALL_PRODUCT_LOADS], inside[SMALL_PRODUCT_LOADS];
+    for (int64_t u = 0; u < loads; ++u) {
+      int kk = add(g, base, addc(g, lane, 32 * u));
+      if (ragged) {
+        inside[u] = cmpi(g, "slt", kk, ci64(g, k), "i64");
+        kk = mini(g, kk, ci64(g, k - 1));
+      }
+      x[u] = load_f32(g, a, add(g, a_row, mulc(g, kk, ta ? m : 1)));
+      y[u] = load_f32(g, b, add(g, b_col, mulc(g, kk, tb ? 1 : n)));
+    }
+    for (int64_t u = 0; u < loads; ++u) {
+      int next = fadd(g, acc, fmul(g, x[u], y[u]));
+      acc = ragged ? sel(g, inside[u], next, acc, "f32") : next;
+    }
+    loop1_end(g, acc, "f32");
+  } else {
+    int kk = loop1_begin(g, lane, ci64(g, k), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &sum);
+    int x = load_f32(g, a, add(g, a_row, mulc(g, kk, ta ? m : 1)));
+    int y = load_f32(g, b, add(g, b_col, mulc(g, kk, tb ? 1 : n)));
+    loop1_end(g, fadd(g, acc, fmul(g, x, y)), "f32");
+  }
   if (by_warp) {
     sum = warp_combine(g, "arith.addf", sum);
     when_begin(g, cmpi(g, "eq", lane, ci64(g, 0), "i64"));

@@ -11,20 +11,20 @@
 
 // task.matmul (batched, b transposed, bf16 result) with M = 40, not a multiple of 128: the small-product
 // form, a thread per output element (k = 24 < 32) over the flat [3, 40, 16] output, 2048 elements per
-// tile (one tile); bf16 inputs extend to f32, the sum runs in f32 over increasing k (b[batch, col, k] for
+// tile halved while there would be fewer than 256 tiles, down to 256 (a thread's): 8 tiles; bf16 inputs extend to f32, the sum runs in f32 over increasing k (b[batch, col, k] for
 // transpose_b), the result rounds to bf16.
 // The tile body takes the tile, with its range [0, tiles) for LLVM, and the tensors' base pointers as
 // arguments (tasks at other places share it); the task's own function computes them: program argument k at args[3 + k], the result at args[0] + its arena
 // offset.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(%[[TILE:[^:]*]]: i32 {llvm.range = #llvm.constant_range<i32, 0, 1>}, %[[A:.*]]: !llvm.ptr<1>, %[[B:.*]]: !llvm.ptr<1>, %[[C:.*]]: !llvm.ptr<1>) attributes {passthrough = ["noinline"]}
+// CHECK: func.func @task_body_0(%[[TILE:[^:]*]]: i32 {llvm.range = #llvm.constant_range<i32, 0, 8>}, %[[A:.*]]: !llvm.ptr<1>, %[[B:.*]]: !llvm.ptr<1>, %[[C:.*]]: !llvm.ptr<1>) attributes {passthrough = ["noinline"]}
 // CHECK: %[[TID32:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[NTID32:.*]] = nvvm.read.ptx.sreg.ntid.x : i32
 // CHECK: %[[TID:.*]] = arith.extui %[[TID32]] : i32 to i64
 // CHECK: %[[NTID:.*]] = arith.extui %[[NTID32]] : i32 to i64
 // CHECK: %[[T:.*]] = arith.extui %[[TILE]] : i32 to i64
-// CHECK: scf.for %[[VT:.*]] = %[[T]] to %c1_i64 step %c1_i64 : i64 {
-// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c2048_i64 : i64
+// CHECK: scf.for %[[VT:.*]] = %[[T]] to %c8_i64 step %c8_i64 : i64 {
+// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c256_i64 : i64
 // CHECK: %[[HI:.*]] = arith.minsi %{{.*}}, %c1920_i64 : i64
 // CHECK: %[[FIRST:.*]] = arith.addi %[[LO]], %[[TID]] : i64
 // CHECK: scf.for %[[E:.*]] = %[[FIRST]] to %[[HI]] step %[[NTID]] : i64 {
@@ -48,7 +48,7 @@
 // CHECK: %[[BP:.*]] = llvm.inttoptr %[[B_WORD]]
 // CHECK: %[[CP:.*]] = llvm.getelementptr %[[BASE]][%c0_i64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: call @task_body_0(%[[TILE0]], %[[AP]], %[[BP]], %[[CP]]) : (i32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
-// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 1 : i64
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 8 : i64
 // CHECK: sym_name = "matmul"
 func.func @matmul(%a: tensor<3x40x24xbf16>, %b: tensor<3x16x24xbf16>) -> tensor<3x40x16xbf16> {
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = true} : (tensor<3x40x24xbf16>, tensor<3x16x24xbf16>) -> tensor<3x40x16xbf16>
@@ -57,26 +57,44 @@ func.func @matmul(%a: tensor<3x40x24xbf16>, %b: tensor<3x16x24xbf16>) -> tensor<
 
 // -----
 
-// The small-product form with k = 40 >= 32: a warp per output element, 64 elements per tile (the flat
-// [2, 5, 7] output, 70 elements, is two tiles); warp w takes elements w, w + 8, ...; lane l sums k = l, l + 32, ...
-// (stride 32), the butterfly combines the lanes (xor 16, 8, 4, 2, 1) and lane 0 stores.
+// The small-product form with k = 40 >= 32: a warp per output element, 64 elements per tile halved while
+// there would be fewer than 256 tiles, down to 8 (a warp's): the flat [2, 5, 7] output, 70 elements, is 9
+// tiles; warp w takes elements w, w + 8, ...; lane l sums k = l, l + 32, ... (stride 32), loading
+// min(ceil(k / 32), 8) = 2 steps before adding them in order (k = 40 is not a multiple of 64: a step past
+// k reads step k - 1 and the select keeps the sum), the butterfly combines the lanes (xor 16, 8, 4, 2, 1)
+// and lane 0 stores.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c2_i64 step %c2_i64 : i64 {
-// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c64_i64 : i64
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c9_i64 step %c9_i64 : i64 {
+// CHECK: %[[LO:.*]] = arith.muli %[[VT]], %c8_i64 : i64
 // CHECK: %[[HI:.*]] = arith.minsi %{{.*}}, %c70_i64 : i64
 // CHECK: %[[WARPS:.*]] = arith.divui %{{.*}}, %c32_i64 : i64
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i64 : i64
 // CHECK: %[[FIRST:.*]] = arith.addi %[[LO]], %[[WARP]] : i64
 // CHECK: scf.for %[[E:.*]] = %[[FIRST]] to %[[HI]] step %[[WARPS]] : i64 {
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32_i64 : i64
-// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %[[LANE]] to %c40_i64 step %c32_i64 iter_args(%{{.*}} = %cst) -> (f32) : i64 {
+// CHECK: %[[PART:.*]] = scf.for %[[BASE:.*]] = %c0_i64 to %c40_i64 step %c64_i64 iter_args(%[[ACC:.*]] = %cst) -> (f32) : i64 {
+// CHECK: %[[K0:.*]] = arith.addi %[[BASE]], %[[LANE]] : i64
+// CHECK: %[[IN0:.*]] = arith.cmpi slt, %[[K0]], %c40_i64 : i64
+// CHECK: arith.minsi %[[K0]], %c39_i64 : i64
+// CHECK: %[[X0:.*]] = llvm.load
+// CHECK: %[[Y0:.*]] = llvm.load
+// CHECK: %[[IN1:.*]] = arith.cmpi slt
+// CHECK: %[[X1:.*]] = llvm.load
+// CHECK: %[[Y1:.*]] = llvm.load
+// CHECK: %[[P0:.*]] = arith.mulf %[[X0]], %[[Y0]] : f32
+// CHECK-NEXT: %[[S0:.*]] = arith.addf %[[ACC]], %[[P0]] : f32
+// CHECK-NEXT: %[[A0:.*]] = arith.select %[[IN0]], %[[S0]], %[[ACC]] : f32
+// CHECK-NEXT: %[[P1:.*]] = arith.mulf %[[X1]], %[[Y1]] : f32
+// CHECK-NEXT: %[[S1:.*]] = arith.addf %[[A0]], %[[P1]] : f32
+// CHECK-NEXT: %[[A1:.*]] = arith.select %[[IN1]], %[[S1]], %[[A0]] : f32
+// CHECK-NEXT: scf.yield %[[A1]] : f32
 // CHECK: gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
 // CHECK-COUNT-4: gpu.shuffle xor
 // CHECK: %[[IS_LANE0:.*]] = arith.cmpi eq, %[[LANE]], %c0_i64 : i64
 // CHECK: scf.if %[[IS_LANE0]] {
 // CHECK: llvm.getelementptr %{{.*}}[%[[E]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 2 : i64
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 9 : i64
 func.func @matmul_small_warp(%a: tensor<2x5x40xf32>, %b: tensor<2x40x7xf32>) -> tensor<2x5x7xf32> {
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<2x5x40xf32>, tensor<2x40x7xf32>) -> tensor<2x5x7xf32>
   return %c : tensor<2x5x7xf32>
@@ -105,17 +123,18 @@ func.func @matmul_outer(%a: tensor<300x1x1xf32>, %b: tensor<300x1x96xf32>) -> te
 // -----
 
 // A narrow product (at most 16 columns, a's k contiguous: TinyMoE's router, here [300, 40] x [40, 8]) takes
-// the same element-wise form, unbatched: 2400 outputs, 38 tiles of 64, a warp per output. Read through
+// the same element-wise form, unbatched: 2400 outputs, 300 tiles of 8 (of 64 they would be 38), a warp per
+// output. Read through
 // transpose_a (k strided in a) it stays a tiled product: [40, 300]^T x [40, 8] is 3 x 1 tiles of 128 x 128.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c38_i64 step %c38_i64 : i64 {
-// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %{{.*}} to %c40_i64 step %c32_i64 iter_args(%{{.*}} = %cst) -> (f32) : i64 {
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c300_i64 step %c300_i64 : i64 {
+// CHECK: %[[PART:.*]] = scf.for %{{.*}} = %{{.*}} to %c40_i64 step %c64_i64 iter_args(%{{.*}} = %cst) -> (f32) : i64 {
 // CHECK: gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
 // CHECK: func.func @task_body_1(
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
 // CHECK: %{{.*}}:64 = scf.for
-// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 38 : i64
+// CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_0", tiles = 300 : i64
 // CHECK: "task.matmul"(%{{.*}}) {task.device_function = "task_1", tiles = 3 : i64
 func.func @matmul_narrow(%a: tensor<300x40xf32>, %b: tensor<40x8xf32>, %at: tensor<40x300xf32>) -> (tensor<300x8xf32>, tensor<300x8xf32>) {
   %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<300x40xf32>, tensor<40x8xf32>) -> tensor<300x8xf32>
