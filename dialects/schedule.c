@@ -209,11 +209,6 @@ static int64_t narrow_sliced_depth_of(MlirOperation matmul) {
                                    latch_matmul_transpose_b(matmul));
 }
 
-int64_t latch_weight_grad_slice_rows(int64_t rows, int64_t groups) {
-  int64_t share = groups > 0 ? ceil_div(rows, groups) : rows; /* a group's share of the rows */
-  return share > 0 ? share : 1;
-}
-
 int64_t latch_small_product_outputs_per_tile(int64_t k, int64_t outputs) {
   if (k == 1)
     return LATCH_SMALL_PRODUCT_UNIT_DEPTH_OUTPUTS;
@@ -273,7 +268,7 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   }
   case LATCH_OP_TASK_GROUPED_MATMUL: /* x [R, K]: a pair's rows, about a tile of them, times K */
     return tile_flops * (double)dim_from_end(a, 0) / rate;
-  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: /* x [R, K], dw [G, K, N]: a group's rows (a slice in use) */
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: /* x [R, K], dw [G, K, N]: a group's rows */
     return tile_flops * (double)rows(a) / (double)mlirShapedTypeGetDimSize(out, 0) /
            (bf16_operands(task) ? WEIGHT_GRAD_RATE : FP32_RATE);
   case LATCH_OP_TASK_ATTENTION:
@@ -391,8 +386,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     break;
   }
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
-    tiles = mlirShapedTypeGetDimSize(out, 0) * ceil_div(dim_from_end(out, 1), 128) * ceil_div(dim_from_end(out, 0), 128) *
-            LATCH_WEIGHT_GRAD_SLICES;
+    tiles = mlirShapedTypeGetDimSize(out, 0) * ceil_div(dim_from_end(out, 1), 128) * ceil_div(dim_from_end(out, 0), 128);
     break;
   case LATCH_OP_TASK_ATTENTION_GRAD: {
     MlirType q = mlirValueGetType(mlirOperationGetOperand(task, 0));

@@ -140,12 +140,6 @@ int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows);
  * moves 28 bytes per element (16-20 us at 8192 elements on the H200, 2026-12-04), and intervals whose
  * tiles exceed the CTAs by a few dozen waited on CTAs that ran two of them. */
 #define LATCH_ADAMW_TILE 2048
-/* task.grouped_matmul_weight_grad: each output tile of 128 x 128 is LATCH_WEIGHT_GRAD_SLICES tiles, of
- * which a group of c rows uses min(S, ceil(c / latch_weight_grad_slice_rows)) (the others end at once):
- * the routing gives one expert far more rows than another, and its tiles (47-55 us at TinyMoE 2x1024
- * against a median of 11-17 us, H200, 2026-12-04) ended their intervals. */
-#define LATCH_WEIGHT_GRAD_SLICES 4
-int64_t latch_weight_grad_slice_rows(int64_t rows, int64_t groups);
 
 /* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */
 int64_t latch_task_tile_count(MlirOperation task);

@@ -895,16 +895,10 @@ static int scratch_load_f32(gen *g, int address) {
  * counts the tile in at `counter` (arrive); the i1 "this tile arrived last" reaches every thread of the
  * CTA through shared word `flag`, and every thread of the last tile fences (acquire) before it reads the
  * other tiles' partials. */
-static int arrived_last_of(gen *g, int counter, int last_count, int flag);
 static int arrived_last(gen *g, int counter, int64_t count, int flag) {
-  return arrived_last_of(g, counter, ci32(g, (int32_t)(count - 1)), flag);
-}
-
-/* arrived_last with the count before the last arrival an i32 value. */
-static int arrived_last_of(gen *g, int counter, int last_count, int flag) {
   sync_threads(g);
   when_begin(g, cmpi(g, "eq", g->tid, ci64(g, 0), "i64"));
-  int is_last = cmpi(g, "eq", arrive(g, counter), last_count, "i32");
+  int is_last = cmpi(g, "eq", arrive(g, counter), ci32(g, (int32_t)(count - 1)), "i32");
   shared_store(g, flag, sel(g, is_last, cf32(g, 1.0), cf32(g, 0.0), "f32"));
   when_end(g);
   sync_threads(g);
@@ -2139,10 +2133,9 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
  * the slice counts in at output tile `tile`'s counter (`flag`: a free shared word); in the slice that
  * arrives last, `sums` get every slice's partials added in slice order (so the sum's order does not depend
  * on arrival). Opens the last slice's block and returns the counter: the caller stores the sums there and
- * closes with end_combine. With `used` >= 0 (an i64 value, at most `slices`), only that many slices of
- * the tile take part: vt = tile slices + slice still places the partials. */
-static int combine_some_slices(gen *g, int partials, int arrivals, int vt, int tile, int64_t slices, int used,
-                               int count, const int *values, int64_t flag, int *sums) {
+ * closes with end_combine. */
+static int combine_slices(gen *g, int partials, int arrivals, int vt, int tile, int64_t slices, int count,
+                          const int *values, int64_t flag, int *sums) {
   for (int a = 0; a < count; ++a) {
     int at = add(g, mulc(g, addc(g, mulc(g, vt, count), a), CTA_THREADS), g->tid);
     ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", values[a], scratch_address(g, partials, at, "f32"));
@@ -2150,14 +2143,12 @@ static int combine_some_slices(gen *g, int partials, int arrivals, int vt, int t
   ln(g, "llvm.fence syncscope(\"device\") release");
   int counter = scratch_address(g, arrivals, tile, "i32");
   need_shared(g, flag + 1);
-  int last = used < 0 ? arrived_last(g, counter, slices, ci64(g, flag))
-                      : arrived_last_of(g, counter, cast(g, "arith.trunci", addc(g, used, -1), "i64", "i32"),
-                                        ci64(g, flag));
+  int last = arrived_last(g, counter, slices, ci64(g, flag));
   when_begin(g, last);
   int zero[PRODUCT_ACCUMULATORS], args[PRODUCT_ACCUMULATORS], next[PRODUCT_ACCUMULATORS];
   for (int a = 0; a < count; ++a)
     zero[a] = cf32(g, 0.0);
-  int s = for_begin(g, ci64(g, 0), used < 0 ? ci64(g, slices) : used, ci64(g, 1), count, zero, f32_types, args, sums);
+  int s = for_begin(g, ci64(g, 0), ci64(g, slices), ci64(g, 1), count, zero, f32_types, args, sums);
   int first = mulc(g, add(g, mulc(g, tile, slices), s), count);
   for (int a = 0; a < count; ++a) {
     int at = add(g, mulc(g, addc(g, first, a), CTA_THREADS), g->tid);
@@ -2165,11 +2156,6 @@ static int combine_some_slices(gen *g, int partials, int arrivals, int vt, int t
   }
   for_end(g, count, next, f32_types);
   return counter;
-}
-
-static int combine_slices(gen *g, int partials, int arrivals, int vt, int tile, int64_t slices, int count,
-                          const int *values, int64_t flag, int *sums) {
-  return combine_some_slices(g, partials, arrivals, vt, tile, slices, -1, count, values, flag, sums);
 }
 
 /* Closes combine_slices' block: the last slice resets the counter for the next update. */
@@ -2348,50 +2334,24 @@ static void gen_grouped_matmul(gen *g, task_io *io, MlirOperation op) {
 }
 
 /* dw[g] = sum over the rows r of group g of x[r]^T dy[r], fp32, increasing r: a tiled product over K x N
- * with r as its reduction. Tiles: (g, 128 x 128 of K x N, slice), LATCH_WEIGHT_GRAD_SLICES slices per
- * output tile. A group of c rows uses min(S, ceil(c / D)) of them, D = latch_weight_grad_slice_rows
- * (about a group's share): one slice sums all its rows and stores (the bits of the unsliced product); with
- * more, slice s sums rows [s p, (s + 1) p) of the group (p = ceil(c / used)) and the last slice to arrive
- * adds the slices in order (combine_some_slices). The other slices do nothing. Which groups split depends
- * on the routing; for a given routing the sums' order is fixed. */
+ * with r as its reduction. Tiles: (g, 128 x 128 of K x N). */
 static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *dy = &io->in[1], *ends = &io->in[2], *dw = &io->out[0];
   int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dy, 1), groups = dim(dw, 0);
   int64_t tile_rows = ceil_div(k, MATMUL_TILE), tile_cols = ceil_div(n, MATMUL_TILE);
-  int64_t out_tiles = groups * tile_rows * tile_cols, slices = LATCH_WEIGHT_GRAD_SLICES;
-  int64_t slice_rows = latch_weight_grad_slice_rows(rows, groups);
-  int partials = pooled_scratch(g, out_tiles * slices * PRODUCT_ACCUMULATORS * CTA_THREADS);
-  int arrivals = task_scratch(g, "arrivals", out_tiles, "i32");
-  int vt = tiles_begin(g, out_tiles * slices);
-  int tile = divc(g, vt, slices), slice = remc(g, vt, slices);
-  int group = divc(g, tile, tile_rows * tile_cols), rest = remc(g, tile, tile_rows * tile_cols);
+  int vt = tiles_begin(g, groups * tile_rows * tile_cols);
+  int group = divc(g, vt, tile_rows * tile_cols), rest = remc(g, vt, tile_rows * tile_cols);
   int row0 = mulc(g, divc(g, rest, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, rest, tile_cols), MATMUL_TILE);
   int begin, end;
   group_rows(g, ends, group, rows, &begin, &end);
-  int count = sub(g, end, begin);
-  int used = mini(g, maxi(g, divc(g, addc(g, count, slice_rows - 1), slice_rows), ci64(g, 1)), ci64(g, slices));
-  int per = op2(g, "arith.divui", add(g, count, addc(g, used, -1)), used, "i64");
-  int lo = mini(g, add(g, begin, mul(g, slice, per)), end), hi = mini(g, add(g, lo, per), end);
   product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, k), .i_stride = 1,
                         .k_stride = k};
   product_operand pd = {.t = dy, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, n), .i_stride = 1,
                         .k_stride = n};
-  int out_base = mulc(g, group, k * n);
-  when_begin(g, cmpi(g, "slt", slice, used, "i64"));
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
-  product_accumulate(g, &px, &pd, row0, col0, lo, hi, zero, acc);
-  when_begin(g, cmpi(g, "eq", used, ci64(g, 1), "i64"));
-  product_store(g, &px, &pd, dw, out_base, row0, col0, k, n, acc);
-  otherwise(g);
-  /* the flag's shared word lies past the product's staging: other warps may still read its last stage */
-  int sums[PRODUCT_ACCUMULATORS];
-  int counter = combine_some_slices(g, partials, arrivals, vt, tile, slices, used, PRODUCT_ACCUMULATORS, acc,
-                                    product_shared_words(g, &px, &pd), sums);
-  product_store(g, &px, &pd, dw, out_base, row0, col0, k, n, sums);
-  end_combine(g, counter);
-  when_end(g);
-  when_end(g);
+  product_accumulate(g, &px, &pd, row0, col0, begin, end, zero, acc);
+  product_store(g, &px, &pd, dw, mulc(g, group, k * n), row0, col0, k, n, acc);
   loop_end(g);
 }
 

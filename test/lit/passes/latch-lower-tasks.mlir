@@ -1046,45 +1046,19 @@ func.func @topk_grad(%dv: tensor<6x2xf32>, %i: tensor<6x2xi32>) -> tensor<6x5xf3
 
 // -----
 
-// task.grouped_matmul_weight_grad: tiles (g, 128 x 128 of K x N, slice of 4), each a tiled product whose
-// reduction runs over rows of group g, ends[g-1] .. ends[g] (clamped to [0, R]), in increasing r. A group
-// of c rows uses min(4, ceil(c / 7)) slices (7 = ceil(20 rows / 3 groups)), each of p = ceil(c / used)
-// rows; with one slice it stores its sums, with more the last slice to arrive adds them in slice order.
+// task.grouped_matmul_weight_grad: tiles (g, 128 x 128 of K x N), each a tiled product whose reduction
+// runs over the rows of group g, ends[g-1] .. ends[g] (clamped to [0, R]), in increasing r.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c12_i64 step %c12_i64 : i64 {
-// CHECK: %[[TILE:.*]] = arith.divui %[[VT]], %c4_i64 : i64
-// CHECK-NEXT: %[[SLICE:.*]] = arith.remui %[[VT]], %c4_i64 : i64
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c3_i64 step %c3_i64 : i64 {
 // CHECK: %[[BEGIN:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
 // CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %c20_i64 : i64
-// CHECK-NEXT: %[[COUNT:.*]] = arith.subi %[[END]], %[[BEGIN]] : i64
-// CHECK-NEXT: %[[UP:.*]] = arith.addi %[[COUNT]], %c6_i64 : i64
-// CHECK-NEXT: %[[NEED:.*]] = arith.divui %[[UP]], %c7_i64 : i64
-// CHECK-NEXT: %[[ONE_OR_MORE:.*]] = arith.maxsi %[[NEED]], %c1_i64 : i64
-// CHECK-NEXT: %[[USED:.*]] = arith.minsi %[[ONE_OR_MORE]], %c4_i64 : i64
-// CHECK: %[[PER:.*]] = arith.divui %{{.*}}, %[[USED]] : i64
-// CHECK-NEXT: %[[SKIP:.*]] = arith.muli %[[SLICE]], %[[PER]] : i64
-// CHECK-NEXT: %[[START:.*]] = arith.addi %[[BEGIN]], %[[SKIP]] : i64
-// CHECK-NEXT: %[[LO:.*]] = arith.minsi %[[START]], %[[END]] : i64
-// CHECK-NEXT: %[[STOP:.*]] = arith.addi %[[LO]], %[[PER]] : i64
-// CHECK-NEXT: %[[HI:.*]] = arith.minsi %[[STOP]], %[[END]] : i64
-// CHECK: %[[IN_USE:.*]] = arith.cmpi slt, %[[SLICE]], %[[USED]] : i64
-// CHECK-NEXT: scf.if %[[IN_USE]] {
 // Both operands are contiguous along i (MN-major): wgmma reads them transposed (A <col>, B <row>).
-// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c64_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c64_i64 iter_args({{.*}}) -> ({{.*}}) : i64 {
 // CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
 // CHECK: %[[FIRST:.*]] = llvm.extractvalue %[[SUM]][0]
-// CHECK: %[[ALONE:.*]] = arith.cmpi eq, %[[USED]], %c1_i64 : i64
-// CHECK-NEXT: scf.if %[[ALONE]] {
 // CHECK: %[[R:.*]] = arith.truncf %[[FIRST]] : f32 to bf16
 // CHECK: llvm.store %[[R]]
-// CHECK: } else {
-// CHECK: llvm.fence syncscope("device") release
-// CHECK: %[[LAST_COUNT:.*]] = arith.addi %[[USED]], %c-1_i64 : i64
-// CHECK-NEXT: %[[LAST32:.*]] = arith.trunci %[[LAST_COUNT]] : i64 to i32
-// CHECK: %[[OLD:.*]] = llvm.atomicrmw add
-// CHECK-NEXT: arith.cmpi eq, %[[OLD]], %[[LAST32]] : i32
-// CHECK: scf.for %{{.*}} = %c0_i64 to %[[USED]] step %c1_i64 iter_args(
 // CHECK: sym_name = "grouped_matmul_weight_grad"
 func.func @grouped_matmul_weight_grad(%x: tensor<20x8xbf16>, %dy: tensor<20x12xbf16>, %ends: tensor<3xi32>) -> tensor<3x8x12xbf16> {
   %dw = "task.grouped_matmul_weight_grad"(%x, %dy, %ends) : (tensor<20x8xbf16>, tensor<20x12xbf16>, tensor<3xi32>) -> tensor<3x8x12xbf16>
