@@ -373,7 +373,8 @@ int64_t latch_task_tile_count(MlirOperation task) {
       break;
     }
     if (latch_matmul_is_small(dim_from_end(out, 2), dim_from_end(out, 1), dim_from_end(out, 0), transpose_a)) {
-      tiles = ceil_div(latch_type_element_count(out), latch_small_product_outputs_per_tile(k, latch_type_element_count(out)));
+      int64_t outputs = latch_type_element_count(out);
+      tiles = ceil_div(outputs, latch_small_product_outputs_per_tile(k, outputs));
       break;
     }
     tiles = ceil_div(rows(out), 128) * ceil_div(dim_from_end(out, 0), 128) * latch_matmul_k_slices(task);

@@ -1028,7 +1028,6 @@ static int whole_group_unroll(int64_t tile, int unroll) {
 static void elementwise_tiles(gen *g, const task_io *io, const void *context, int64_t n, int64_t tile,
                               int values_per_element, elementwise_load load, elementwise_finish finish) {
   int unroll = values_per_element <= 4 ? ELEMENTWISE_MAX_UNROLL : values_per_element <= 8 ? 4 : 2;
-  _Static_assert(ELEMENTWISE_TILE % (CTA_THREADS * ELEMENTWISE_MAX_UNROLL) == 0, "a full tile is whole groups");
   unit_tiles(g, io, context, n, tile, whole_group_unroll(tile, unroll), load, finish);
 }
 
