@@ -209,11 +209,14 @@ static int64_t narrow_sliced_depth_of(MlirOperation matmul) {
                                    latch_matmul_transpose_b(matmul));
 }
 
+bool latch_small_product_by_warp(int64_t k) { return k >= 32; }
+
 int64_t latch_small_product_outputs_per_tile(int64_t k, int64_t outputs) {
   if (k == 1)
     return LATCH_SMALL_PRODUCT_UNIT_DEPTH_OUTPUTS;
-  int64_t per_tile = k >= 32 ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
-  int64_t least = k >= 32 ? 8 : 256; /* an output per warp, per thread */
+  bool by_warp = latch_small_product_by_warp(k);
+  int64_t per_tile = by_warp ? LATCH_SMALL_PRODUCT_WARP_OUTPUTS : LATCH_SMALL_PRODUCT_THREAD_OUTPUTS;
+  int64_t least = by_warp ? 8 : 256; /* an output per warp, per thread */
   while (per_tile > least && ceil_div(outputs, per_tile) < LATCH_SPLIT_TILES)
     per_tile /= 2;
   return per_tile;

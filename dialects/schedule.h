@@ -116,6 +116,8 @@ int64_t latch_narrow_sliced_depth(int64_t batch, int64_t m, int64_t n, int64_t k
  * (down to one per warp, or per thread) while the product would have fewer than LATCH_SPLIT_TILES tiles
  * (TinyMoE's routing-weight gradient, 4096 dot products of 512, ran in 64 tiles of 24 us). */
 int64_t latch_small_product_outputs_per_tile(int64_t k, int64_t outputs);
+/* Whether the element-wise product of depth k takes a warp per output (else a thread): k >= 32. */
+bool latch_small_product_by_warp(int64_t k);
 
 /* task.bucket with at most this many buckets counts them by warp ballots (one tile per 256 sort
  * positions); with more, every position is computed alone (tiles of 256 of the G + N items). */

@@ -2065,7 +2065,8 @@ static void gen_matmul_outer(gen *g, task_io *io, int64_t m, int64_t n) {
 }
 
 /* The element-wise product (latch_matmul_is_small: batched with M not a multiple of 128, so row tiles
- * would cross batches, or at most 16 columns wide), element by element over the flat output: with k >= 32 a warp per element, lane l summing
+ * would cross batches, or at most 16 columns wide), element by element over the flat output: with k >= 32
+ * (latch_small_product_by_warp) a warp per element, lane l summing
  * k = l, l + 32, ... in increasing order and the lanes combined by the butterfly; with shorter k a thread
  * per element, k increasing. Either order is fixed: deterministic. The warp's lane issues the loads of
  * SMALL_PRODUCT_LOADS steps of k before their products are added (in the same order, so the same bits):
@@ -2081,13 +2082,14 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
     return;
   }
   int64_t per_tile = latch_small_product_outputs_per_tile(k, c->elements);
-  bool by_warp = k >= 32;
+  bool by_warp = latch_small_product_by_warp(k);
   int vt = tiles_begin(g, ceil_div(c->elements, per_tile));
   int e = by_warp ? warp_span_begin(g, vt, per_tile, c->elements) : span_begin(g, vt, per_tile, c->elements);
   int row = divc(g, e, n), col = remc(g, e, n);
   int bi = divc(g, row, m), i = remc(g, row, m);
   int a_row = add(g, mulc(g, bi, m * k), ta ? i : mulc(g, i, k));
   int b_col = add(g, mulc(g, bi, k * n), tb ? mulc(g, col, k) : col);
+  int64_t a_step = ta ? m : 1, b_step = tb ? 1 : n; /* elements between steps of k */
   int lane = by_warp ? remc(g, g->tid, 32) : ci64(g, 0);
   int acc, sum;
   if (by_warp) {
@@ -2103,8 +2105,8 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
         inside[u] = cmpi(g, "slt", kk, ci64(g, k), "i64");
         kk = mini(g, kk, ci64(g, k - 1));
       }
-      x[u] = load_f32(g, a, add(g, a_row, mulc(g, kk, ta ? m : 1)));
-      y[u] = load_f32(g, b, add(g, b_col, mulc(g, kk, tb ? 1 : n)));
+      x[u] = load_f32(g, a, add(g, a_row, mulc(g, kk, a_step)));
+      y[u] = load_f32(g, b, add(g, b_col, mulc(g, kk, b_step)));
     }
     for (int64_t u = 0; u < loads; ++u) {
       int next = fadd(g, acc, fmul(g, x[u], y[u]));
@@ -2113,8 +2115,8 @@ static void gen_matmul_elementwise(gen *g, task_io *io, MlirOperation op) {
     loop1_end(g, acc, "f32");
   } else {
     int kk = loop1_begin(g, lane, ci64(g, k), ci64(g, 1), cf32(g, 0.0), "f32", &acc, &sum);
-    int x = load_f32(g, a, add(g, a_row, mulc(g, kk, ta ? m : 1)));
-    int y = load_f32(g, b, add(g, b_col, mulc(g, kk, tb ? 1 : n)));
+    int x = load_f32(g, a, add(g, a_row, mulc(g, kk, a_step)));
+    int y = load_f32(g, b, add(g, b_col, mulc(g, kk, b_step)));
     loop1_end(g, fadd(g, acc, fmul(g, x, y)), "f32");
   }
   if (by_warp) {
