@@ -855,13 +855,26 @@ func.func @by_vectors(%x: tensor<4x8xf32>, %t: tensor<5x16xbf16>, %idx: tensor<3
 
 // -----
 
-// task.adamw: bias corrections in f64 from the i32 step; p', m', v' are stored over p, m, v: the results'
-// pointers come from args[3 + 0], args[3 + 2] and args[3 + 3] again.
+// task.adamw: the element's loads first, then the bias corrections in f64 from the i32 step, beta^t by
+// squaring over t's bits (no pow: a libdevice call), then the step; p', m', v' are stored over p, m, v:
+// the results' pointers come from args[3 + 0], args[3 + 2] and args[3 + 3] again.
 // CHECK-LABEL: gpu.module @latch
-// CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[P:.*]]: !llvm.ptr<1>, %[[M:.*]]: !llvm.ptr<1>, %[[V:.*]]: !llvm.ptr<1>)
-// CHECK: arith.sitofp %{{.*}} : i32 to f64
-// CHECK: math.powf %{{.*}}, %{{.*}} : f64
-// CHECK: math.powf %{{.*}}, %{{.*}} : f64
+// CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[STEP:.*]]: !llvm.ptr<1>, %[[P:.*]]: !llvm.ptr<1>, %[[M:.*]]: !llvm.ptr<1>, %[[V:.*]]: !llvm.ptr<1>)
+// CHECK-NOT: math.powf
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: %[[T:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> i32
+// CHECK: arith.extsi %[[T]] : i32 to i64
+// CHECK: "llvm.intr.ctlz"
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f64, f64, f64, f64, i64)
+// CHECK: arith.andi
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: arith.shrui
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK-NOT: math.powf
 // CHECK: math.sqrt %{{.*}} : f32
 // CHECK: %[[AT_P:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK: llvm.store %{{.*}}, %[[AT_P]]
