@@ -3291,11 +3291,23 @@ static void gen_topk_grad(gen *g, task_io *io) {
 
 /* ---- rotary embedding ---- */
 
+/* f = theta^(-2 i / hd) for i < hd / 2 by a choice among constants that the host's pow computed as
+ * latch-interp does: no libdevice pow call in the tile (a call ahead of the loads held them back). */
+static int rope_frequency(gen *g, int i, double theta, int64_t hd) {
+  int f = cf64(g, 1.0); /* i = 0 */
+  for (int64_t k = 1; k < hd / 2; ++k)
+    f = sel(g, cmpi(g, "eq", i, ci64(g, k), "i64"), cf64(g, pow(theta, -2.0 * (double)k / (double)hd)), f, "f64");
+  return f;
+}
+
 /* y[..i] = x[i] cos a - x[i+h] sin a, y[..i+h] = x[i+h] cos a + x[i] sin a with a = t theta^(-2i/hd) (the
  * angle, its cosine and sine in fp64); the gradient uses the angle -a. Tiles of 64 rows of [B*T*H, hd].
  * The angle depends on the position and i only, so a thread takes one (position, i) of the tile at a
  * time and rotates that pair in each of the position's heads in the tile: one fp64 cosine and sine per
- * H pairs (fp64 is slow on the GPU; per pair they made rope a fifth of the memory bandwidth). */
+ * H pairs (fp64 is slow on the GPU; per pair they made rope a fifth of the memory bandwidth). The heads'
+ * pairs are loaded ROPE_HEADS_IN_FLIGHT at a time, the first of them before the angle, so that the
+ * loads' latency overlaps the angle's. */
+#define ROPE_HEADS_IN_FLIGHT 8
 static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double theta, bool inverse) {
   int64_t t_count = dim(x, 1), heads = dim(x, 2), hd = dim(x, 3), half = hd / 2;
   int64_t rows = row_count(x);
@@ -3305,30 +3317,39 @@ static void gen_rope(gen *g, const tensor_ref *x, const tensor_ref *y, double th
   int e = loop_begin(g, add(g, mulc(g, first_position, half), g->tid), mulc(g, end_position, half), g->ntid);
   int position = divc(g, e, half), i = remc(g, e, half);
   int t = remc(g, position, t_count);
-  /* f = theta^(-2 i / hd), a = t f */
-  int exponent = op2(g, "arith.divf", op2(g, "arith.mulf", cf64(g, -2.0), i64_to_f64(g, i), "f64"),
-                     cf64(g, (double)hd), "f64");
-  int f = op2(g, "math.powf", cf64(g, theta), exponent, "f64");
-  int angle = op2(g, "arith.mulf", i64_to_f64(g, t), f, "f64");
-  int cosine = cast(g, "arith.truncf", op1(g, "math.cos", angle, "f64"), "f64", "f32");
-  int sine = cast(g, "arith.truncf", op1(g, "math.sin", angle, "f64"), "f64", "f32");
-  int h = loop_begin(g, ci64(g, 0), ci64(g, heads), ci64(g, 1));
-  int row = add(g, mulc(g, position, heads), h);
   bool straddles = ROW_TILE % heads != 0; /* then a tile's first and last positions have heads in others */
-  if (straddles)
-    when_begin(g, in_range(g, row, lo, hi));
-  int first = add(g, mulc(g, row, hd), i), second = addc(g, first, half);
-  int a = load_f32(g, x, first), b = load_f32(g, x, second);
-  if (!inverse) {
-    store_f32(g, y, first, fsub(g, fmul(g, a, cosine), fmul(g, b, sine)));
-    store_f32(g, y, second, fadd(g, fmul(g, b, cosine), fmul(g, a, sine)));
-  } else {
-    store_f32(g, y, first, fadd(g, fmul(g, a, cosine), fmul(g, b, sine)));
-    store_f32(g, y, second, fsub(g, fmul(g, b, cosine), fmul(g, a, sine)));
+  int cosine = -1, sine = -1;
+  for (int64_t h0 = 0; h0 < heads; h0 += ROPE_HEADS_IN_FLIGHT) {
+    int64_t count = heads - h0 < ROPE_HEADS_IN_FLIGHT ? heads - h0 : ROPE_HEADS_IN_FLIGHT;
+    int first[ROPE_HEADS_IN_FLIGHT], second[ROPE_HEADS_IN_FLIGHT], valid[ROPE_HEADS_IN_FLIGHT];
+    int a[ROPE_HEADS_IN_FLIGHT], b[ROPE_HEADS_IN_FLIGHT];
+    for (int64_t h = 0; h < count; ++h) {
+      int row = addc(g, mulc(g, position, heads), h0 + h);
+      first[h] = add(g, mulc(g, row, hd), i);
+      second[h] = addc(g, first[h], half);
+      valid[h] = straddles ? in_range(g, row, lo, hi) : -1;
+      a[h] = straddles ? load_f32_if(g, x, valid[h], first[h]) : load_f32(g, x, first[h]);
+      b[h] = straddles ? load_f32_if(g, x, valid[h], second[h]) : load_f32(g, x, second[h]);
+    }
+    if (cosine < 0) { /* a = t f */
+      int angle = op2(g, "arith.mulf", i64_to_f64(g, t), rope_frequency(g, i, theta, hd), "f64");
+      cosine = cast(g, "arith.truncf", op1(g, "math.cos", angle, "f64"), "f64", "f32");
+      sine = cast(g, "arith.truncf", op1(g, "math.sin", angle, "f64"), "f64", "f32");
+    }
+    for (int64_t h = 0; h < count; ++h) {
+      if (straddles)
+        when_begin(g, valid[h]);
+      if (!inverse) {
+        store_f32(g, y, first[h], fsub(g, fmul(g, a[h], cosine), fmul(g, b[h], sine)));
+        store_f32(g, y, second[h], fadd(g, fmul(g, b[h], cosine), fmul(g, a[h], sine)));
+      } else {
+        store_f32(g, y, first[h], fadd(g, fmul(g, a[h], cosine), fmul(g, b[h], sine)));
+        store_f32(g, y, second[h], fsub(g, fmul(g, b[h], cosine), fmul(g, a[h], sine)));
+      }
+      if (straddles)
+        when_end(g);
+    }
   }
-  if (straddles)
-    when_end(g);
-  loop_end(g);
   loop_end(g);
   loop_end(g);
 }

@@ -512,21 +512,28 @@ func.func @embedding(%table: tensor<50x12xbf16>, %ids: tensor<3x7xi32>) -> tenso
 
 // -----
 
-// task.rope: theta^(-2i/hd), the angle and its cosine and sine in f64 once per (position, i), then the
-// rotation in f32 of that pair in each of the position's 3 heads; 3 does not divide the tile's 64 rows, so
-// each head checks that its row is in the tile.
+// task.rope: the pairs of the position's 3 heads loaded first (3 does not divide the tile's 64 rows, so
+// each head checks that its row is in the tile), then theta^(-2i/hd) chosen among the host's values (no
+// pow), the angle and its cosine and sine in f64 once per (position, i), then the rotation in f32.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
-// CHECK: math.powf %{{.*}}, %{{.*}} : f64
-// CHECK: %[[COS:.*]] = math.cos %[[ANGLE:.*]] : f64
+// CHECK-NOT: math.powf
+// CHECK-COUNT-6: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: %[[I1:.*]] = arith.cmpi eq, %[[I:.*]], %c1_i64 : i64
+// CHECK: %[[F1:.*]] = arith.select %[[I1]], %cst_{{[0-9]+}}, %cst_{{[0-9]+}} : f64
+// CHECK: arith.cmpi eq, %[[I]], %c2_i64 : i64
+// CHECK: arith.cmpi eq, %[[I]], %c3_i64 : i64
+// CHECK: %[[F:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f64
+// CHECK: %[[ANGLE:.*]] = arith.mulf %{{.*}}, %[[F]] : f64
+// CHECK: %[[COS:.*]] = math.cos %[[ANGLE]] : f64
 // CHECK: arith.truncf %[[COS]] : f64 to f32
 // CHECK: %[[SIN:.*]] = math.sin %[[ANGLE]] : f64
 // CHECK: arith.truncf %[[SIN]] : f64 to f32
-// CHECK-NEXT: scf.for %{{.*}} = %c0_i64 to %c3_i64 step %c1_i64
 // CHECK-NOT: math.cos
 // CHECK: scf.if
 // CHECK: llvm.store
 // CHECK: llvm.store
+// CHECK-NOT: math.powf
 // CHECK: sym_name = "rope"
 func.func @rope(%x: tensor<2x9x3x8xf32>) -> tensor<2x9x3x8xf32> {
   %y = "task.rope"(%x) {theta = 1.000000e+04 : f64} : (tensor<2x9x3x8xf32>) -> tensor<2x9x3x8xf32>
