@@ -125,7 +125,6 @@ typedef struct lowerer {
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
-  bool weight_grad_ranked; /* latch-lower-tasks{weight-grad-ranked}: the weight gradient's groups by rows */
   /* Tile bodies by the signature of their task (write_signature), and the option that checks them. */
   text_table signatures;
   bool check_signatures;
@@ -2370,41 +2369,14 @@ static void gen_grouped_matmul(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
-/* The group with the rank-th most rows (0: the most; ties by lower index), for groups <= RANKED_GROUPS:
- * every group's row count from `ends`, then each group's rank (the groups before it in that order), and
- * the one whose rank is `rank` (the ranks are a permutation, so exactly one). */
-#define RANKED_GROUPS 16
-static int group_of_rank(gen *g, const tensor_ref *ends, int64_t groups, int64_t rows, int rank) {
-  int size[RANKED_GROUPS];
-  for (int64_t h = 0; h < groups; ++h) {
-    int begin, end;
-    group_rows(g, ends, ci64(g, h), rows, &begin, &end);
-    size[h] = sub(g, end, begin);
-  }
-  int chosen = ci64(g, 0);
-  for (int64_t c = 0; c < groups; ++c) {
-    int before = ci64(g, 0);
-    for (int64_t h = 0; h < groups; ++h)
-      if (h != c) /* h comes first with more rows, or as many and a lower index */
-        before = add(g, before, cast(g, "arith.extui", cmpi(g, h < c ? "sge" : "sgt", size[h], size[c], "i64"), "i1", "i64"));
-    chosen = sel(g, cmpi(g, "eq", before, rank, "i64"), ci64(g, c), chosen, "i64");
-  }
-  return chosen;
-}
-
 /* dw[g] = sum over the rows r of group g of x[r]^T dy[r], fp32, increasing r: a tiled product over K x N
- * with r as its reduction. Tiles: (g, 128 x 128 of K x N); with weight-grad-ranked the groups with the
- * most rows first (up to RANKED_GROUPS groups; group_of_rank): the routing gives one expert several times
- * another's rows, and drawn first, its long tiles would run beside the others' instead of after them.
- * Which CTA runs a tile changes; what the tile computes does not (the same bits). */
+ * with r as its reduction. Tiles: (g, 128 x 128 of K x N). */
 static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *dy = &io->in[1], *ends = &io->in[2], *dw = &io->out[0];
   int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dy, 1), groups = dim(dw, 0);
   int64_t tile_rows = ceil_div(k, MATMUL_TILE), tile_cols = ceil_div(n, MATMUL_TILE);
   int vt = tiles_begin(g, groups * tile_rows * tile_cols);
-  int rank = divc(g, vt, tile_rows * tile_cols), rest = remc(g, vt, tile_rows * tile_cols);
-  bool ranked = g->l->weight_grad_ranked && groups <= RANKED_GROUPS;
-  int group = ranked ? group_of_rank(g, ends, groups, rows, rank) : rank;
+  int group = divc(g, vt, tile_rows * tile_cols), rest = remc(g, vt, tile_rows * tile_cols);
   int row0 = mulc(g, divc(g, rest, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, rest, tile_cols), MATMUL_TILE);
   int begin, end;
   group_rows(g, ends, group, rows, &begin, &end);
@@ -5793,7 +5765,6 @@ typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
   bool vector_maps;
-  bool weight_grad_ranked;
   bool check_signatures;
 } lower_tasks_options;
 
@@ -5811,11 +5782,6 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
      "elements per vector access (the same bits; 1.3-1.6% faster TinyMoE updates on the H200)",
      offsetof(lower_tasks_options, vector_maps)},
-    {"weight-grad-ranked", LATCH_OPTION_BOOL, "false",
-     "grouped_matmul_weight_grad takes its groups' tiles by the groups' row counts, most first (up to 16 "
-     "groups), so that the heaviest expert's tiles are drawn first; the same bits. Not yet measured on the "
-     "H200: off",
-     offsetof(lower_tasks_options, weight_grad_ranked)},
     {"check-signatures", LATCH_OPTION_BOOL, "false",
      "write every tile body, also of a task whose signature an earlier task had (whose body it then takes "
      "without writing it), and report a task whose body is not that task's: a test of the signatures",
@@ -5828,7 +5794,6 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
-  l.weight_grad_ranked = ((const lower_tasks_options *)options)->weight_grad_ranked;
   l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;
   l.context = mlirOperationGetContext(module);
   l.module = module;
