@@ -485,9 +485,20 @@ static void vjp_map_group(differentiator *d, MlirOperation map, const intptr_t *
   }
   mlirRegionAppendOwnedBlock(mlirOperationGetRegion(grad_map, 0), grad_body);
 
+  MlirOperation grad_yield = mlirBlockGetTerminator(grad_body);
+  bool copies_only = true; /* every derivative is an operand: the map goes */
   for (intptr_t i = 0; i < wanted_count; ++i) {
     MlirValue input = mlirOperationGetOperand(map, wanted[i]);
     MlirValue g = mlirOperationGetResult(grad_map, i);
+    /* A derivative that is one of the map's own operands unchanged (an addition passes its output's
+     * adjoint to both inputs) is that operand: a map result would be a copy of it, written and read back. */
+    MlirValue yielded = mlirOperationGetOperand(grad_yield, i);
+    if (mlirValueIsABlockArgument(yielded)) {
+      MlirValue operand = operands[mlirBlockArgumentGetArgNumber(yielded)];
+      if (mlirTypeEqual(mlirValueGetType(operand), mlirValueGetType(g)))
+        g = operand;
+    }
+    copies_only = copies_only && !mlirValueEqual(g, mlirOperationGetResult(grad_map, i));
     MlirType input_type = mlirValueGetType(input);
     if (mlirShapedTypeGetRank(input_type) == 0 && mlirShapedTypeGetRank(full_type) > 0) {
       /* A broadcast input: its adjoint is the sum over every element. */
@@ -499,6 +510,8 @@ static void vjp_map_group(differentiator *d, MlirOperation map, const intptr_t *
     }
     accumulate(d, loc, input, g);
   }
+  if (copies_only)
+    mlirOperationDestroy(grad_map);
 }
 
 /* Differentiates a task.map at the scalar level: one gradient map per group of at most

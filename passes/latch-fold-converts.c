@@ -1,18 +1,20 @@
 /* latch-fold-converts.c - removes task.converts between bf16 and f32 that change no value:
  *
  * 1. A narrowing convert (f32 -> bf16) folds into the task that produces its input, when that task
- *    computes in f32 and rounds on its store (task.rope, task.rope_grad, task.cross_entropy_grad:
- *    docs/task-dialect.md lets their result be bf16 for an f32 input) and the convert is the only reader
- *    of that result, directly or through reshapes (retyped too). The producer then writes bf16.
+ *    computes in f32 and rounds on its store (task.rope, task.rope_grad, task.cross_entropy_grad,
+ *    task.rmsnorm: docs/task-dialect.md lets their result be bf16 for an f32 input) and the convert is
+ *    the only reader of that result, directly or through reshapes (retyped too). The producer then
+ *    writes bf16.
  * 2. A widening convert (bf16 -> f32) whose result reaches, through single-use transposes and reshapes
  *    (the layout ops), either a narrowing convert back to bf16 (the pair is the identity: the layout ops
  *    move the bf16 values instead) or a task.rope / task.rope_grad with a bf16 result (which computes in
  *    f32 from the values it loads: it loads the bf16 ones instead).
  *
  * Why: TinyMoE's rotary embeddings (q and k, forward and backward) and its logit gradient are f32 values
- * whose one use is a conversion for a bf16 product (1.); its attention gradients dq, dk, dv are bf16,
- * widened to f32 for their transposes and then narrowed for the products or the rope gradient (2.).
- * Folded, nothing writes and reads them back in f32 (about 7 GB per update at 32 x 1024).
+ * whose one use is a conversion for a bf16 product (1.), and so is the normalised input of each attention
+ * block and of the head (task.rmsnorm: a wave of convert tiles and its grid barrier less each); its
+ * attention gradients dq, dk, dv are bf16, widened to f32 for their transposes and then narrowed for the
+ * products or the rope gradient (2.). Folded, nothing writes and reads them back in f32 (about 7 GB per update at 32 x 1024).
  *
  * Exact: the device rounds the f32 value to bf16 on the store (round to nearest even), as the convert
  * did, and a bf16 value widened and narrowed, or widened and loaded, is the same number; latch-interp
@@ -37,7 +39,7 @@ static bool is_layout(MlirOperation op) {
 
 static bool rounds_on_store(latch_op_kind kind) {
   return kind == LATCH_OP_TASK_ROPE || kind == LATCH_OP_TASK_ROPE_GRAD || kind == LATCH_OP_TASK_CROSS_ENTROPY_GRAD ||
-         kind == LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS;
+         kind == LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS || kind == LATCH_OP_TASK_RMSNORM;
 }
 
 static bool has_one_use(MlirValue value) {

@@ -30,8 +30,8 @@
 // only the tile counts differ).
 // MOE: "interval.program"
 // MOE: task.fused = "epilogue"
-// MOE: interval.intervals_after = 56 : i64, interval.intervals_before = 156 : i64, sym_name = "tinymoe_update"
-// MOE-DEFAULT: interval.intervals_after = 181 : i64, interval.intervals_before = 587 : i64, sym_name = "tinymoe_update"
+// MOE: interval.intervals_after = 56 : i64, interval.intervals_before = 154 : i64, sym_name = "tinymoe_update"
+// MOE-DEFAULT: interval.intervals_after = 181 : i64, interval.intervals_before = 579 : i64, sym_name = "tinymoe_update"
 // A second run finds nothing more to do (its task.fused marks are found again).
 // MOE-TWICE: interval.intervals_after = 56 : i64, interval.intervals_before = 56 : i64, sym_name = "tinymoe_update"
 
