@@ -135,9 +135,11 @@ typedef struct lowered_task {
   int64_t tiles;
   int interval;
   /* Within its interval: 0, or one more than the wave of any task of the same interval whose result it
-   * reads (fused prologues and epilogues share their partner's interval; version 1 runs them as tasks of
-   * their own, so a grid barrier separates the waves). */
+   * reads (fused prologues and epilogues share their partner's interval; those that latch-lower-tasks
+   * does not run inside their partner's tiles are tasks of their own, so a grid barrier separates the
+   * waves). */
   int wave;
+  bool inside_reader; /* a fused prologue that latch-lower-tasks runs inside its reader's tiles (tiles 0) */
 } lowered_task;
 
 typedef struct lowerer {
@@ -305,16 +307,21 @@ static bool read_program(lowerer *l) {
       else if ((l->interval_tiles[task->interval] += task->tiles) > MAX_INTERVAL_TILES)
         report(l, op, "interval %d has more than 2^30 tiles", task->interval);
     }
-    /* A task without tiles (a view) runs nothing: it takes its producers' wave and adds none. */
-    int after = task->tiles > 0 ? 1 : 0;
+    /* A task without tiles (a view) runs nothing: it takes its producers' wave and adds none. A fused
+     * prologue without tiles (latch-lower-tasks computes it inside its reader's tiles) takes the wave
+     * after its producers', and its reader that same wave. */
+    task->inside_reader = task->tiles == 0 && latch_has_fused_mark(op);
+    int after = task->tiles > 0 || task->inside_reader ? 1 : 0;
     for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n; ++k) {
       MlirValue operand = mlirOperationGetOperand(op, k);
       if (mlirValueIsABlockArgument(operand) || latch_schedule_interval_of(s, operand) != task->interval)
         continue;
       MlirOperation producer = mlirOpResultGetOwner(operand);
-      for (size_t j = 0; j < l->task_count; ++j)
-        if (mlirOperationEqual(l->tasks[j].op, producer) && l->tasks[j].wave + after > task->wave)
-          task->wave = l->tasks[j].wave + after;
+      for (size_t j = 0; j < l->task_count; ++j) {
+        int wave = l->tasks[j].wave + (l->tasks[j].inside_reader ? 0 : after);
+        if (mlirOperationEqual(l->tasks[j].op, producer) && wave > task->wave)
+          task->wave = wave;
+      }
     }
     if (task->tiles > 0 && task->wave + 1 > l->interval_waves[task->interval])
       l->interval_waves[task->interval] = task->wave + 1;

@@ -152,6 +152,8 @@ static int64_t dtype_bytes(dtype dt) { return dt == DT_BF16 ? 2 : 4; }
 
 typedef enum place_kind { PLACE_ARG, PLACE_ARENA, PLACE_CONST } place_kind;
 
+struct fused_prologue;
+
 /* A tensor operand or result of a task: where it lives, its dtype and shape, and (inside the function
  * being generated) the value id of its base pointer. */
 typedef struct tensor_ref {
@@ -167,7 +169,19 @@ typedef struct tensor_ref {
   /* A [B, H, T, d] tensor of an attention op with layout = "bthd": `dims` hold B, H, T, d (read_io swaps
    * them), the elements lie as [B, T, H, d] (attention_head, attention_row_stride). */
   bool bthd;
+  /* An operand whose prologue runs inside this task's tiles (fused_prologue): never in memory. */
+  struct fused_prologue *prologue;
 } tensor_ref;
+
+/* A task.map or task.convert marked `task.fused = "prologue"` (latch-fuse-phases) of an operand that the
+ * task's template reads only element by element (load_raw; prologue_operand says which): each load of
+ * that operand computes the prologue's value from its inputs at the same index (rank-0 inputs at 0), so
+ * the prologue writes nothing and runs no tiles of its own (latch-lower-intervals gives it no wave). */
+typedef struct fused_prologue {
+  tensor_ref in[LATCH_MAP_MAX_INPUTS];
+  int in_count;
+  char map_body[MAX_SYMBOL]; /* the map's body function; empty for a convert */
+} fused_prologue;
 
 static int64_t dim(const tensor_ref *t, int d) { return d >= 0 && d < t->rank ? t->dims[d] : 1; }
 static int64_t last_dim(const tensor_ref *t) { return t->rank ? t->dims[t->rank - 1] : 1; }
@@ -589,17 +603,31 @@ static int add_param(gen *g, const tensor_ref *tensor, const char *global) {
 
 /* The base pointer of `t`: an argument of the tile body, so that tasks that differ only in where their
  * tensors live share one body. */
-static void prepare(gen *g, tensor_ref *t) { t->ptr = t->kind == PLACE_CONST ? -1 : add_param(g, t, NULL); }
+static void prepare(gen *g, tensor_ref *t) {
+  if (t->prologue) {
+    for (int k = 0; k < t->prologue->in_count; ++k)
+      prepare(g, &t->prologue->in[k]);
+    t->ptr = -1;
+    return;
+  }
+  t->ptr = t->kind == PLACE_CONST ? -1 : add_param(g, t, NULL);
+}
 
 static int element_address(gen *g, const tensor_ref *t, int index) {
+  if (t->prologue) /* a template that reads a fused operand other than by load_raw: fusable_prologue is wrong */
+    g->failed = true;
   int r = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, %s", r, t->ptr, index,
      dtype_name(t->dt));
   return r;
 }
 
+static int prologue_load(gen *g, const tensor_ref *t, int index);
+
 /* Element `index` (i64) of `t` in its storage type. */
 static int load_raw(gen *g, const tensor_ref *t, int index) {
+  if (t->prologue)
+    return prologue_load(g, t, index);
   if (t->kind == PLACE_CONST)
     return cbits(g, t->dt, t->bits);
   int address = element_address(g, t, index), r = fresh(g);
@@ -937,6 +965,8 @@ typedef struct task_io {
   int in_count, out_count;
   int index;                 /* the task's N */
   char map_body[MAX_SYMBOL]; /* the function a task.map's tiles call per element */
+  fused_prologue prologue;   /* of in[prologue_operand] when that operand's prologue is fused */
+  int prologue_operand;      /* -1: none */
 } task_io;
 
 /* Whether t lies in memory at an address that is a multiple of `bytes` (external buffers come from
@@ -1252,6 +1282,26 @@ static int convert_value(gen *g, int value, dtype from, dtype to) {
   if (to == DT_I32)
     return f32_to_i32(g, f);
   return to == DT_BF16 ? cast(g, "arith.truncf", f, "f32", "bf16") : f;
+}
+
+/* Element `index` of a fused operand: its prologue's inputs there, then the map's body (the function its
+ * own tiles call, so the same arithmetic) or the conversion (as gen_convert: through f32). */
+static int prologue_load(gen *g, const tensor_ref *t, int index) {
+  const fused_prologue *p = t->prologue;
+  int values[LATCH_MAP_MAX_INPUTS];
+  for (int k = 0; k < p->in_count; ++k)
+    values[k] = load_raw(g, &p->in[k], p->in[k].rank == 0 ? ci64(g, 0) : index);
+  if (!p->map_body[0])
+    return convert_value(g, values[0], p->in[0].dt, t->dt);
+  int r = fresh(g);
+  latch_text_put(g->t, "%*s%%v%d = func.call @%s(", 2 * g->depth + 4, "", r, p->map_body);
+  for (int k = 0; k < p->in_count; ++k)
+    latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", values[k]);
+  latch_text_put(g->t, ") : (");
+  for (int k = 0; k < p->in_count; ++k)
+    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(p->in[k].dt));
+  latch_text_put(g->t, ") -> %s\n", dtype_name(t->dt));
+  return r;
 }
 
 /* Element i of the one input (convert, reshape). */
@@ -5381,6 +5431,14 @@ static void write_signature(latch_text *s, MlirOperation op, const task_io *io, 
       latch_text_put(s, "%d%d", places_equal(refs[i], refs[j]), places_overlap(refs[i], refs[j]));
     latch_text_put(s, "\n");
   }
+  if (io->prologue_operand >= 0) {
+    latch_text_put(s, "prologue of %d: %s\n", io->prologue_operand, io->prologue.map_body);
+    for (int k = 0; k < io->prologue.in_count; ++k) {
+      const tensor_ref *t = &io->prologue.in[k];
+      write_tensor_signature(s, t);
+      latch_text_put(s, "%s %d\n", dtype_name(t->dt), t->rank);
+    }
+  }
 }
 
 static void repeat_requests(gen *g, const named_text *b) {
@@ -5563,6 +5621,73 @@ static void free_pending(lowerer *l) {
 
 /* Writes @task_<index> (its tile body, @task_body_<N>, and for a map @map_body_<N>, unless an earlier
  * task wrote the same) into gpu.module @latch and names it on the task. */
+/* ---- fused prologues --------------------------------------------------------------------------------- */
+
+/* The operands whose templates read them only through load_raw, element by element in their own row-major
+ * index (a prologue's value is computed there): rmsnorm's x and rmsnorm_grad's dy (TinyMoE's residual
+ * gradients, summed just before each norm's backward). */
+static bool fusable_operand(latch_op_kind kind, int operand) {
+  return (kind == LATCH_OP_TASK_RMSNORM && operand == 0) || (kind == LATCH_OP_TASK_RMSNORM_GRAD && operand == 2);
+}
+
+static bool is_prologue_mark(MlirOperation op) {
+  MlirAttribute mark = mlirOperationGetAttributeByName(op, str("task.fused"));
+  if (mlirAttributeIsNull(mark) || !mlirAttributeIsAString(mark))
+    return false;
+  MlirStringRef value = mlirStringAttrGetValue(mark);
+  return value.length == 8 && memcmp(value.data, "prologue", 8) == 0;
+}
+
+/* Fills io->prologue for the first fusable operand whose producer is a prologue of this task in its
+ * interval: a task.map, or a task.convert between float types, whose one result only this task reads and
+ * whose inputs are element-wise (the result's shape) or rank 0. Returns the prologue (null: none). */
+static MlirOperation fuse_prologue(lowerer *l, MlirOperation op, latch_op_kind kind, task_io *io) {
+  io->prologue_operand = -1;
+  for (int k = 0; k < io->in_count; ++k) {
+    MlirValue operand = mlirOperationGetOperand(op, k);
+    if (!fusable_operand(kind, k) || !mlirValueIsAOpResult(operand))
+      continue;
+    MlirOperation producer = mlirOpResultGetOwner(operand);
+    latch_op_kind producer_kind = latch_op_kind_of(producer);
+    if ((producer_kind != LATCH_OP_TASK_MAP && producer_kind != LATCH_OP_TASK_CONVERT) || !is_prologue_mark(producer) ||
+        mlirOperationGetNumResults(producer) != 1 ||
+        latch_schedule_interval_of(&l->schedule, operand) != l->current_interval)
+      continue;
+    bool only_here = true;
+    for (MlirOpOperand use = mlirValueGetFirstUse(operand); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+      MlirOperation reader = mlirOpOperandGetOwner(use); /* the arena's binds name it too */
+      only_here = only_here && (mlirOperationEqual(reader, op) || latch_op_kind_of(reader) == LATCH_OP_ARENA_BIND);
+    }
+    task_io p;
+    memset(&p, 0, sizeof(p));
+    if (!only_here || !read_io(l, producer, &p) || p.in_count > LATCH_MAP_MAX_INPUTS)
+      continue;
+    bool elementwise = true;
+    for (int j = 0; j < p.in_count; ++j)
+      elementwise = elementwise && (p.in[j].rank == 0 || p.in[j].elements == p.out[0].elements) && !p.in[j].bthd;
+    if (!elementwise || (producer_kind == LATCH_OP_TASK_CONVERT && (p.in[0].dt == DT_I32 || p.out[0].dt == DT_I32)))
+      continue;
+    if (producer_kind == LATCH_OP_TASK_MAP) {
+      /* its body, written when the map itself was lowered (it comes first): found by its text */
+      MlirOperation added;
+      if (!use_map_body(l, producer, &p, io->index, &added))
+        return (MlirOperation){NULL};
+      if (!mlirOperationIsNull(added)) {
+        mlirOperationDestroy(added);
+        report(l, producer, "a bug in latch-lower-tasks: this prologue's map body was not written before its task");
+        return (MlirOperation){NULL};
+      }
+    }
+    memcpy(io->prologue.in, p.in, (size_t)p.in_count * sizeof(p.in[0]));
+    io->prologue.in_count = p.in_count;
+    snprintf(io->prologue.map_body, sizeof(io->prologue.map_body), "%s", p.map_body);
+    io->prologue_operand = k;
+    io->in[k].prologue = &io->prologue;
+    return producer;
+  }
+  return (MlirOperation){NULL};
+}
+
 static bool lower_task(lowerer *l, MlirOperation op, int index) {
   latch_op_kind kind = latch_op_kind_of(op);
   task_io io;
@@ -5570,6 +5695,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
   io.index = index;
   if (!read_io(l, op, &io) || !check_shapes(l, op, kind, &io) || !check_places(l, op, kind, &io))
     return false;
+  MlirOperation prologue = fuse_prologue(l, op, kind, &io);
   char function[MAX_SYMBOL], tile_body[MAX_SYMBOL], map_name[MAX_SYMBOL];
   snprintf(function, sizeof(function), "task_%d", index);
   snprintf(tile_body, sizeof(tile_body), "task_body_%d", index);
@@ -5659,6 +5785,12 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
       latch_text_put(&t, "%s%s", r ? ", " : "", dtype_name(io.out[r].dt));
     latch_text_put(&t, ")\n");
   }
+  if (io.prologue.map_body[0]) {
+    latch_text_put(&t, "  func.func private @%s(", io.prologue.map_body);
+    for (int k = 0; k < io.prologue.in_count; ++k)
+      latch_text_put(&t, "%s%s", k ? ", " : "", dtype_name(io.prologue.in[k].dt));
+    latch_text_put(&t, ") -> %s\n", dtype_name(io.in[io.prologue_operand].dt));
+  }
   if (earlier) {
     latch_text_put(&t, "  func.func private @%s(i32", tile_body);
     for (int k = 0; k < g.param_count; ++k)
@@ -5688,6 +5820,8 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
     report(l, op, "out of memory, or a bug in latch-lower-tasks (a task it cannot write)");
     return false;
   }
+  if (!mlirOperationIsNull(prologue)) /* it runs inside this task's tiles: none of its own */
+    mlirOperationSetAttributeByName(prologue, str("tiles"), latch_attr_get_int(l->context, 0));
   return true;
 }
 
