@@ -352,9 +352,16 @@ int64_t latch_scatter_tile_rows(int64_t rows) {
   return tile_rows;
 }
 
+int64_t latch_elementwise_tile(int64_t elements) {
+  for (int64_t tile = LATCH_ELEMENTWISE_TILE; tile >= LATCH_ELEMENTWISE_MIN_TILE; tile /= 2)
+    if (ceil_div(elements, tile) >= LATCH_ELEMENTWISE_MIN_TILES)
+      return tile;
+  return LATCH_ELEMENTWISE_TILE;
+}
+
 /* Output tiles of 128 x 128 for matrix products (times the k slices of latch_matmul_k_slices; the small
  * element-wise products of latch_matmul_is_small by output elements), LATCH_WARP_ROW_TILE rows for the
- * warp-per-row ops, 64 rows for the other row-wise ops, 8192 elements for
+ * warp-per-row ops, 64 rows for the other row-wise ops, latch_elementwise_tile elements for
  * elementwise work (copies and row gathers included; LATCH_ADAMW_TILE for adamw), 64 interleaved query rows of one (batch, head) for
  * attention (with or without lse) and the split gradient's statistics (the products: those query-row tiles,
  * then as many key-row tiles), LATCH_STATS_FROM_LSE_TILE_ROWS rows for the statistics from lse, one (batch, head, 128 queries) block for the unsplit attention_grad,
@@ -417,14 +424,14 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_RESHAPE:
   case LATCH_OP_TASK_EMBEDDING:
   case LATCH_OP_TASK_GATHER_ROWS:
-    tiles = ceil_div(latch_type_element_count(out), 8192);
+    tiles = ceil_div(latch_type_element_count(out), latch_elementwise_tile(latch_type_element_count(out)));
     break;
   case LATCH_OP_TASK_ADAMW:
     tiles = ceil_div(latch_type_element_count(out), LATCH_ADAMW_TILE);
     break;
   case LATCH_OP_TASK_SCATTER_ADD_ROWS:
     if (rows(mlirValueGetType(mlirOperationGetOperand(task, 0))) <= LATCH_SCATTER_ELEMENTWISE_SOURCES)
-      tiles = ceil_div(latch_type_element_count(out), 8192);
+      tiles = ceil_div(latch_type_element_count(out), latch_elementwise_tile(latch_type_element_count(out)));
     else
       tiles = ceil_div(rows(out), latch_scatter_tile_rows(rows(out)));
     break;
@@ -446,7 +453,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     tiles = ceil_div(rows(mlirValueGetType(mlirOperationGetOperand(task, 0))), LATCH_WARP_ROW_TILE);
     break;
   case LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS: /* element-wise */
-    tiles = ceil_div(latch_type_element_count(out), 8192);
+    tiles = ceil_div(latch_type_element_count(out), latch_elementwise_tile(latch_type_element_count(out)));
     break;
   case LATCH_OP_TASK_REDUCE:
   case LATCH_OP_TASK_TOPK:

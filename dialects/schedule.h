@@ -138,6 +138,16 @@ int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows);
 /* Row-wise ops with a warp per row (rmsnorm, rmsnorm_grad's dx, cross_entropy and its gradient) take
  * tiles of this many rows: one row per warp, so that even 2048 rows fill the SMs. */
 #define LATCH_WARP_ROW_TILE 8
+/* Element-wise tasks (maps, converts, copies, gathers, the cross-entropy gradient from statistics) run in
+ * tiles of LATCH_ELEMENTWISE_TILE elements, or of the largest half or quarter of that which gives at
+ * least LATCH_ELEMENTWISE_MIN_TILES tiles when the full size gives fewer: TinyMoE 2x1024's [2048, 512]
+ * maps took 128 tiles, so half of the persistent grid's 264 CTAs (two per SM on the H200) waited while
+ * the other half moved them. A task too small for that keeps the full tiles (a few CTAs, as before).
+ * Elements are computed alone, so the tiling changes no bits. */
+#define LATCH_ELEMENTWISE_TILE 8192
+#define LATCH_ELEMENTWISE_MIN_TILE 2048
+#define LATCH_ELEMENTWISE_MIN_TILES 256
+int64_t latch_elementwise_tile(int64_t elements);
 /* task.adamw runs in tiles of this many elements, a quarter of the other element-wise tiles: its tile
  * moves 28 bytes per element (16-20 us at 8192 elements on the H200, 2026-12-04), and intervals whose
  * tiles exceed the CTAs by a few dozen waited on CTAs that ran two of them. */

@@ -70,7 +70,7 @@
 
 /* docs/device-abi.md and dialects/schedule.c */
 #define ARG_FIRST_BUFFER 3
-#define ELEMENTWISE_TILE 8192
+#define ELEMENTWISE_TILE LATCH_ELEMENTWISE_TILE /* the most: latch_elementwise_tile */
 #define ROW_TILE 64
 #define MATMUL_TILE 128
 #define ATTENTION_TILE 128
@@ -1060,7 +1060,7 @@ static int whole_group_unroll(int64_t tile, int unroll) {
   return unroll;
 }
 
-/* Tiles of `tile` elements (ELEMENTWISE_TILE, or LATCH_ADAMW_TILE) of [0, n), an element per unit; the
+/* Tiles of `tile` elements (latch_elementwise_tile, or LATCH_ADAMW_TILE) of [0, n), an element per unit; the
  * unroll shrinks with the values an element loads (register pressure). */
 static void elementwise_tiles(gen *g, const task_io *io, const void *context, int64_t n, int64_t tile,
                               int values_per_element, elementwise_load load, elementwise_prepare prepare,
@@ -1106,7 +1106,7 @@ static void map_finish(gen *g, const task_io *io, const void *context, int i, co
  * latch-lower-tasks{vector-maps} (default on): a map or an AdamW step whose per-element tensors (inputs of rank > 0
  * and every result) all start 16-byte aligned, with a multiple of 4 elements, reads and writes each
  * thread's 4 consecutive elements as one vector (16 bytes of f32 or i32, 8 of bf16) instead of 4 scalar
- * accesses: the same tiles of ELEMENTWISE_TILE elements, in units of 4; rank-0 inputs and constants are
+ * accesses: the same tiles (latch_elementwise_tile), in units of 4; rank-0 inputs and constants are
  * read as scalars. Each element is computed by the same code as alone, so the bits do not change. */
 #define ELEMENTWISE_WIDTH 4
 #define ELEMENTWISE_MAX_RESULTS (LATCH_MAP_MAX_OUTPUTS > 3 ? LATCH_MAP_MAX_OUTPUTS : 3) /* a map's, AdamW's 3 */
@@ -1212,16 +1212,16 @@ static void elementwise_vector_tiles(gen *g, const task_io *io, const void *cont
 static void gen_map(gen *g, task_io *io) {
   int64_t n = io->out[0].elements;
   if (elementwise_vectors_fit(g, io, io->in_count, n))
-    elementwise_vector_tiles(g, io, NULL, n, ELEMENTWISE_TILE, io->in_count, NULL, map_compute);
+    elementwise_vector_tiles(g, io, NULL, n, latch_elementwise_tile(n), io->in_count, NULL, map_compute);
   else
-    elementwise_tiles(g, io, NULL, n, ELEMENTWISE_TILE, io->in_count, map_load, NULL, map_finish);
+    elementwise_tiles(g, io, NULL, n, latch_elementwise_tile(n), io->in_count, map_load, NULL, map_finish);
 }
 
 /* ---- element-wise tasks by vectors ----
  * A copy whose source runs lie contiguous (a reshape; a transpose that keeps the last axis; the rows of a
  * gather) or a conversion between f32 and bf16 moves whole vectors of consecutive elements when both
  * tensors start 16-byte aligned and the vector length divides the runs: the same tiles of
- * ELEMENTWISE_TILE elements, each thread loading VECTOR_UNROLL vectors before it stores them. Each element
+ * latch_elementwise_tile elements, each thread loading VECTOR_UNROLL vectors before it stores them. Each element
  * gets the bits it gets alone. */
 #define VECTOR_UNROLL 4
 
@@ -1233,10 +1233,10 @@ typedef void (*vector_store_fn)(gen *g, const task_io *io, const void *context, 
 static void vector_tiles(gen *g, const task_io *io, const void *context, int64_t per_vector, const char *type,
                          vector_load_fn load, vector_store_fn store) {
   const char *types[1] = {type};
-  int64_t n = io->out[0].elements;
-  int vt = tiles_begin(g, ceil_div(n, ELEMENTWISE_TILE));
-  int lo = mulc(g, vt, ELEMENTWISE_TILE);
-  int count = divc(g, sub(g, mini(g, addc(g, lo, ELEMENTWISE_TILE), ci64(g, n)), lo), per_vector);
+  int64_t n = io->out[0].elements, tile = latch_elementwise_tile(n);
+  int vt = tiles_begin(g, ceil_div(n, tile));
+  int lo = mulc(g, vt, tile);
+  int count = divc(g, sub(g, mini(g, addc(g, lo, tile), ci64(g, n)), lo), per_vector);
   int q = loop_begin(g, ci64(g, 0), count, ci64(g, CTA_THREADS * VECTOR_UNROLL));
   int first[VECTOR_UNROLL], valid[VECTOR_UNROLL], values[VECTOR_UNROLL];
   for (int u = 0; u < VECTOR_UNROLL; ++u) {
@@ -1338,7 +1338,8 @@ static void gen_convert(gen *g, task_io *io) {
     vector_tiles(g, io, NULL, 8, y->dt == DT_BF16 ? "vector<8xbf16>" : "vector<8xf32>", convert_vector_load,
                  convert_vector_store);
   else
-    elementwise_tiles(g, io, NULL, y->elements, ELEMENTWISE_TILE, 1, first_input_load, NULL, convert_finish);
+    elementwise_tiles(g, io, NULL, y->elements, latch_elementwise_tile(y->elements), 1, first_input_load, NULL,
+                      convert_finish);
 }
 
 /* y[i] = x[j] where y's coordinates of i, permuted back, are x's coordinates of j. */
@@ -1389,7 +1390,8 @@ static void gen_transpose(gen *g, task_io *io, MlirOperation op) {
   if (per_vector)
     vector_tiles(g, io, &t, per_vector, "vector<4xi32>", transpose_vector_load, copy_vector_store);
   else
-    elementwise_tiles(g, io, &t, io->out[0].elements, ELEMENTWISE_TILE, 1, transpose_load, NULL, copy_finish);
+    elementwise_tiles(g, io, &t, io->out[0].elements, latch_elementwise_tile(io->out[0].elements), 1, transpose_load,
+                      NULL, copy_finish);
 }
 
 static int reshape_vector_load(gen *g, const task_io *io, const void *context, int first) {
@@ -1405,7 +1407,8 @@ static void gen_reshape(gen *g, task_io *io) {
   if (per_vector)
     vector_tiles(g, io, NULL, per_vector, "vector<4xi32>", reshape_vector_load, copy_vector_store);
   else
-    elementwise_tiles(g, io, NULL, io->out[0].elements, ELEMENTWISE_TILE, 1, first_input_load, NULL, copy_finish);
+    elementwise_tiles(g, io, NULL, io->out[0].elements, latch_elementwise_tile(io->out[0].elements), 1,
+                      first_input_load, NULL, copy_finish);
 }
 
 typedef struct adamw_context {
@@ -2919,10 +2922,11 @@ static void gen_cross_entropy_grad_from_stats(gen *g, task_io *io) {
   softmax_rows r = {.columns = v, .width = vector ? ELEMENTWISE_WIDTH : 1};
   r.scale = fdiv(g, load_f32(g, &io->in[2], ci64(g, 0)), cf32(g, (double)n));
   if (vector)
-    unit_tiles(g, io, &r, n * v / ELEMENTWISE_WIDTH, ELEMENTWISE_TILE / ELEMENTWISE_WIDTH, 4, ce_grad_load, NULL,
+    unit_tiles(g, io, &r, n * v / ELEMENTWISE_WIDTH, latch_elementwise_tile(n * v) / ELEMENTWISE_WIDTH,
+               whole_group_unroll(latch_elementwise_tile(n * v) / ELEMENTWISE_WIDTH, 4), ce_grad_load, NULL,
                ce_grad_finish);
   else
-    elementwise_tiles(g, io, &r, n * v, ELEMENTWISE_TILE, 4, ce_grad_load, NULL, ce_grad_finish);
+    elementwise_tiles(g, io, &r, n * v, latch_elementwise_tile(n * v), 4, ce_grad_load, NULL, ce_grad_finish);
 }
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
@@ -3108,7 +3112,8 @@ static void gen_gather(gen *g, task_io *io) {
   if (per_vector)
     vector_tiles(g, io, NULL, per_vector, "vector<4xi32>", gather_vector_load, copy_vector_store);
   else
-    elementwise_tiles(g, io, NULL, io->out[0].elements, ELEMENTWISE_TILE, 2, gather_load, NULL, gather_finish);
+    elementwise_tiles(g, io, NULL, io->out[0].elements, latch_elementwise_tile(io->out[0].elements), 2, gather_load,
+                      NULL, gather_finish);
 }
 
 /* y[r, c] = sum over s with idx[s] = r of x[s, c], increasing s. With few sources (at most
@@ -3219,7 +3224,8 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *idx = &io->in[1], *y = &io->out[0];
   int64_t s_count = dim(x, 0), rows = dim(y, 0);
   if (s_count <= LATCH_SCATTER_ELEMENTWISE_SOURCES) {
-    elementwise_tiles(g, io, NULL, y->elements, ELEMENTWISE_TILE, 1, scatter_few_load, NULL, scatter_few_finish);
+    elementwise_tiles(g, io, NULL, y->elements, latch_elementwise_tile(y->elements), 1, scatter_few_load, NULL,
+                      scatter_few_finish);
     return;
   }
   int zero = ci64(g, 0);
