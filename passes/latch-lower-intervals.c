@@ -478,6 +478,14 @@ static bool accesses_conflict(const access_list *a, const access_list *b) {
   return false;
 }
 
+/* The lowered task of `op`, or null. */
+static const lowered_task *lowered_task_of(const lowerer *l, MlirOperation op) {
+  for (size_t k = 0; k < l->task_count; ++k)
+    if (mlirOperationEqual(l->tasks[k].op, op))
+      return &l->tasks[k];
+  return NULL;
+}
+
 /* The program-wide number of wave `wave` of interval `interval`. */
 static int global_wave(const lowerer *l, int interval, int wave) { return l->interval_first_wave[interval] + wave; }
 
@@ -509,8 +517,15 @@ static bool plan_dataflow(lowerer *l) {
     if (task->tiles == 0)
       continue;
     access_list *list = &plan.accesses[k];
-    for (intptr_t i = 0, count = mlirOperationGetNumOperands(task->op); i < count; ++i)
-      add_value_access(l, &plan, list, mlirOperationGetOperand(task->op, i), false);
+    for (intptr_t i = 0, count = mlirOperationGetNumOperands(task->op); i < count; ++i) {
+      MlirValue operand = mlirOperationGetOperand(task->op, i);
+      add_value_access(l, &plan, list, operand, false);
+      /* A prologue inside this task's tiles: its inputs are read here. */
+      const lowered_task *prologue = mlirValueIsAOpResult(operand) ? lowered_task_of(l, mlirOpResultGetOwner(operand)) : NULL;
+      if (prologue && prologue->inside_reader)
+        for (intptr_t j = 0, inputs = mlirOperationGetNumOperands(prologue->op); j < inputs; ++j)
+          add_value_access(l, &plan, list, mlirOperationGetOperand(prologue->op, j), false);
+    }
     for (intptr_t i = 0, count = mlirOperationGetNumResults(task->op); i < count; ++i)
       add_value_access(l, &plan, list, mlirOperationGetResult(task->op, i), true);
     MlirOperation function = mlirSymbolTableLookup(symbols, str(task->function));
