@@ -18,13 +18,14 @@
  * 2. absorb: elementwise work next to a tile-producing task (task.matmul, task.grouped_matmul,
  *    task.grouped_matmul_weight_grad, task.rmsnorm, task.rmsnorm_grad: the anchors) is marked to run
  *    inside that task's tiles, in the anchor's interval with no barrier in between:
- *      - `task.fused = "epilogue"` on a task.map/task.convert whose only input of rank > 0 is result 0
- *        of an anchor (the value may appear at several input positions), that value having no other
- *        user; its other inputs are rank 0 and are produced in earlier intervals. The backend must
- *        run it inside each of the anchor's tiles on the tile's output elements once they are final,
- *        as the anchor would store them (accumulation complete, rounded to the result's dtype),
- *        reading its rank-0 inputs as broadcast scalars, and store its own results at the same
- *        element indices; the anchor's result itself need not be stored. It applies to every element
+ *      - `task.fused = "epilogue"` on a task.map/task.convert one of whose inputs is result 0 of an
+ *        anchor (the value may appear at several input positions), that value having no other user;
+ *        its other inputs are rank 0, or of that result's shape and defined before the anchor (a
+ *        residual added to a product), and are produced in earlier intervals. The backend must run it
+ *        inside each of the anchor's tiles on the tile's output elements once they are final, as the
+ *        anchor would store them (accumulation complete, rounded to the result's dtype), reading its
+ *        rank-0 inputs as broadcast scalars and its other inputs at the same element index, and store
+ *        its own results at the same element indices; the anchor's result itself need not be stored. It applies to every element
  *        of the anchor's result (also rows a grouped matmul leaves zero).
  *      - `task.fused = "prologue"` on a task.map/task.convert with one result, all of whose uses are
  *        operands of one anchor (matmul a, b; grouped matmul x, w; grouped matmul weight grad x, dy;
@@ -787,26 +788,37 @@ static long index_of_value(const placement *p, MlirValue value) {
   return mlirOperationIsNull(def) ? -1 : latch_schedule_index_of(&p->schedule, def);
 }
 
-/* The anchor whose result 0 `op` is an epilogue of, or -1. */
-static long epilogue_anchor(const placement *p, MlirOperation op, bool check_intervals) {
+/* The anchor whose result 0 `op` is an epilogue of, or -1; with `full_inputs`, other inputs of that
+ * result's shape are allowed too. */
+static long epilogue_anchor(const placement *p, MlirOperation op, bool check_intervals, bool full_inputs) {
   if (!is_fusable_shape(op))
     return -1;
+  /* The anchor's result: the one input of rank > 0 produced by an anchor (result 0); any other input of
+   * rank > 0 must have its shape and be defined before the anchor. */
   MlirValue full = {NULL};
+  unsigned unused;
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
     MlirValue input = mlirOperationGetOperand(op, i);
-    if (rank_of(input) == 0)
+    MlirOperation def = defining_op(input);
+    if (rank_of(input) == 0 || mlirOperationIsNull(def) || !anchor_kind(def, &unused) || latch_has_fused_mark(def) ||
+        mlirOpResultGetResultNumber(input) != 0)
       continue;
     if (!mlirValueIsNull(full) && !mlirValueEqual(full, input))
-      return -1; /* a second input of rank > 0 */
+      return -1; /* two anchors */
     full = input;
   }
   if (mlirValueIsNull(full))
     return -1;
   MlirOperation anchor = defining_op(full);
-  unsigned unused;
-  if (mlirOperationIsNull(anchor) || !anchor_kind(anchor, &unused) || latch_has_fused_mark(anchor) ||
-      mlirOpResultGetResultNumber(full) != 0)
-    return -1;
+  long anchor_index = latch_schedule_index_of(&p->schedule, anchor);
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; ++i) {
+    MlirValue input = mlirOperationGetOperand(op, i);
+    if (rank_of(input) == 0 || mlirValueEqual(input, full))
+      continue;
+    if (!full_inputs || !same_shape(mlirValueGetType(input), mlirValueGetType(full)) || anchor_index < 0 ||
+        index_of_value(p, input) >= anchor_index)
+      return -1;
+  }
   for (MlirOpOperand use = mlirValueGetFirstUse(full); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
     if (!mlirOperationEqual(mlirOpOperandGetOwner(use), op))
       return -1;
@@ -857,11 +869,18 @@ static void absorb(placement *p, bool check_intervals) {
     MlirOperation op = p->schedule.ops[i];
     if (!is_elementwise(op) || p->schedule.interval[i] < 0 || latch_has_fused_mark(op))
       continue;
-    long anchor = epilogue_anchor(p, op, check_intervals);
+    /* An epilogue, else a prologue, else an epilogue that also reads full tensors (a residual added to
+     * a product): a prologue feeds one task, which reads its inputs instead; such an epilogue has
+     * readers of its own. */
+    long anchor = epilogue_anchor(p, op, check_intervals, false);
     int role = ROLE_EPILOGUE;
     if (anchor < 0) {
       anchor = prologue_anchor(p, op);
       role = ROLE_PROLOGUE;
+    }
+    if (anchor < 0) {
+      anchor = epilogue_anchor(p, op, check_intervals, true);
+      role = ROLE_EPILOGUE;
     }
     if (anchor < 0)
       continue;

@@ -139,7 +139,7 @@ typedef struct lowered_task {
    * does not run inside their partner's tiles are tasks of their own, so a grid barrier separates the
    * waves). */
   int wave;
-  bool inside_reader; /* a fused prologue that latch-lower-tasks runs inside its reader's tiles (tiles 0) */
+  bool runs_inside; /* a fused prologue or epilogue that latch-lower-tasks runs inside its partner's tiles */
 } lowered_task;
 
 typedef struct lowerer {
@@ -308,17 +308,18 @@ static bool read_program(lowerer *l) {
         report(l, op, "interval %d has more than 2^30 tiles", task->interval);
     }
     /* A task without tiles (a view) runs nothing: it takes its producers' wave and adds none. A fused
-     * prologue without tiles (latch-lower-tasks computes it inside its reader's tiles) takes the wave
-     * after its producers', and its reader that same wave. */
-    task->inside_reader = task->tiles == 0 && latch_has_fused_mark(op);
-    int after = task->tiles > 0 || task->inside_reader ? 1 : 0;
+     * prologue or epilogue without tiles (latch-lower-tasks computes it inside its partner's tiles) takes
+     * the wave after its producers' (an epilogue's: its partner's), and its readers that same wave (a
+     * prologue's: its partner, whose tiles compute it). */
+    task->runs_inside = task->tiles == 0 && latch_has_fused_mark(op);
+    int after = task->tiles > 0 || task->runs_inside ? 1 : 0;
     for (intptr_t k = 0, n = mlirOperationGetNumOperands(op); k < n; ++k) {
       MlirValue operand = mlirOperationGetOperand(op, k);
       if (mlirValueIsABlockArgument(operand) || latch_schedule_interval_of(s, operand) != task->interval)
         continue;
       MlirOperation producer = mlirOpResultGetOwner(operand);
       for (size_t j = 0; j < l->task_count; ++j) {
-        int wave = l->tasks[j].wave + (l->tasks[j].inside_reader ? 0 : after);
+        int wave = l->tasks[j].wave + (l->tasks[j].runs_inside ? 0 : after);
         if (mlirOperationEqual(l->tasks[j].op, producer) && wave > task->wave)
           task->wave = wave;
       }
@@ -522,10 +523,25 @@ static bool plan_dataflow(lowerer *l) {
       add_value_access(l, &plan, list, operand, false);
       /* A prologue inside this task's tiles: its inputs are read here. */
       const lowered_task *prologue = mlirValueIsAOpResult(operand) ? lowered_task_of(l, mlirOpResultGetOwner(operand)) : NULL;
-      if (prologue && prologue->inside_reader)
+      if (prologue && prologue->runs_inside)
         for (intptr_t j = 0, inputs = mlirOperationGetNumOperands(prologue->op); j < inputs; ++j)
           add_value_access(l, &plan, list, mlirOperationGetOperand(prologue->op, j), false);
     }
+    /* An epilogue inside this task's tiles: its inputs are read and its results written here. */
+    for (intptr_t i = 0, count = mlirOperationGetNumResults(task->op); i < count; ++i)
+      for (MlirOpOperand use = mlirValueGetFirstUse(mlirOperationGetResult(task->op, i)); !mlirOpOperandIsNull(use);
+           use = mlirOpOperandGetNextUse(use)) {
+        const lowered_task *epilogue = lowered_task_of(l, mlirOpOperandGetOwner(use));
+        MlirAttribute mark = epilogue ? mlirOperationGetAttributeByName(epilogue->op, str("task.fused"))
+                                      : mlirAttributeGetNull();
+        if (!epilogue || !epilogue->runs_inside || !mlirAttributeIsAString(mark) ||
+            !mlirStringRefEqual(mlirStringAttrGetValue(mark), str("epilogue")))
+          continue;
+        for (intptr_t j = 0, inputs = mlirOperationGetNumOperands(epilogue->op); j < inputs; ++j)
+          add_value_access(l, &plan, list, mlirOperationGetOperand(epilogue->op, j), false);
+        for (intptr_t j = 0, results = mlirOperationGetNumResults(epilogue->op); j < results; ++j)
+          add_value_access(l, &plan, list, mlirOperationGetResult(epilogue->op, j), true);
+      }
     for (intptr_t i = 0, count = mlirOperationGetNumResults(task->op); i < count; ++i)
       add_value_access(l, &plan, list, mlirOperationGetResult(task->op, i), true);
     MlirOperation function = mlirSymbolTableLookup(symbols, str(task->function));

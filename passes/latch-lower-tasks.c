@@ -125,6 +125,7 @@ typedef struct lowerer {
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
+  bool fuse;             /* latch-lower-tasks{fuse}: fused prologues and epilogues inside their partner's tiles */
   /* Tile bodies by the signature of their task (write_signature), and the option that checks them. */
   text_table signatures;
   bool check_signatures;
@@ -153,6 +154,7 @@ static int64_t dtype_bytes(dtype dt) { return dt == DT_BF16 ? 2 : 4; }
 typedef enum place_kind { PLACE_ARG, PLACE_ARENA, PLACE_CONST } place_kind;
 
 struct fused_prologue;
+struct fused_epilogue;
 
 /* A tensor operand or result of a task: where it lives, its dtype and shape, and (inside the function
  * being generated) the value id of its base pointer. */
@@ -171,6 +173,8 @@ typedef struct tensor_ref {
   bool bthd;
   /* An operand whose prologue runs inside this task's tiles (fused_prologue): never in memory. */
   struct fused_prologue *prologue;
+  /* A result whose epilogue runs inside this task's tiles (fused_epilogue): never in memory. */
+  struct fused_epilogue *epilogue;
 } tensor_ref;
 
 /* A task.map or task.convert marked `task.fused = "prologue"` (latch-fuse-phases) of an operand that the
@@ -182,6 +186,20 @@ typedef struct fused_prologue {
   int in_count;
   char map_body[MAX_SYMBOL]; /* the map's body function; empty for a convert */
 } fused_prologue;
+
+/* A task.map or task.convert marked `task.fused = "epilogue"` of a result that the task's template
+ * stores only element by element (store_raw; fuse_epilogue says which templates): each store of that
+ * result calls the map's body on the stored value (at the inputs that are the result) and the other
+ * inputs at the same index (rank-0 inputs at 0), and stores the map's results there instead, so the
+ * epilogue runs no tiles of its own and the result is never written. */
+typedef struct fused_epilogue {
+  tensor_ref in[LATCH_MAP_MAX_INPUTS];
+  bool is_result[LATCH_MAP_MAX_INPUTS]; /* input k is the task's result */
+  int in_count;
+  tensor_ref out[LATCH_MAP_MAX_OUTPUTS];
+  int out_count;
+  char map_body[MAX_SYMBOL]; /* empty for a convert */
+} fused_epilogue;
 
 static int64_t dim(const tensor_ref *t, int d) { return d >= 0 && d < t->rank ? t->dims[d] : 1; }
 static int64_t last_dim(const tensor_ref *t) { return t->rank ? t->dims[t->rank - 1] : 1; }
@@ -610,11 +628,20 @@ static void prepare(gen *g, tensor_ref *t) {
     t->ptr = -1;
     return;
   }
+  if (t->epilogue) {
+    for (int k = 0; k < t->epilogue->in_count; ++k)
+      if (!t->epilogue->is_result[k])
+        prepare(g, &t->epilogue->in[k]);
+    for (int r = 0; r < t->epilogue->out_count; ++r)
+      prepare(g, &t->epilogue->out[r]);
+    t->ptr = -1;
+    return;
+  }
   t->ptr = t->kind == PLACE_CONST ? -1 : add_param(g, t, NULL);
 }
 
 static int element_address(gen *g, const tensor_ref *t, int index) {
-  if (t->prologue) /* a template that reads a fused operand other than by load_raw: fusable_prologue is wrong */
+  if (t->prologue || t->epilogue) /* a template that accesses a fused tensor other than by load_raw, store_raw */
     g->failed = true;
   int r = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, %s", r, t->ptr, index,
@@ -652,7 +679,13 @@ static int load_index(gen *g, const tensor_ref *t, int index) {
   return cast(g, "arith.extsi", load_raw(g, t, index), "i32", "i64");
 }
 
+static void epilogue_store(gen *g, const tensor_ref *t, int index, int value);
+
 static void store_raw(gen *g, const tensor_ref *t, int index, int value) {
+  if (t->epilogue) {
+    epilogue_store(g, t, index, value);
+    return;
+  }
   if (t->kind == PLACE_CONST) {
     g->failed = true;
     return;
@@ -967,6 +1000,7 @@ typedef struct task_io {
   char map_body[MAX_SYMBOL]; /* the function a task.map's tiles call per element */
   fused_prologue prologue;   /* of in[prologue_operand] when that operand's prologue is fused */
   int prologue_operand;      /* -1: none */
+  fused_epilogue epilogue;   /* of out[0] when its epilogue is fused (epilogue.out_count > 0) */
 } task_io;
 
 /* Whether t lies in memory at an address that is a multiple of `bytes` (external buffers come from
@@ -1302,6 +1336,35 @@ static int prologue_load(gen *g, const tensor_ref *t, int index) {
     latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(p->in[k].dt));
   latch_text_put(g->t, ") -> %s\n", dtype_name(t->dt));
   return r;
+}
+
+/* The store of element `index` of a result whose epilogue is fused: the epilogue's results there. */
+static void epilogue_store(gen *g, const tensor_ref *t, int index, int value) {
+  const fused_epilogue *e = t->epilogue;
+  int values[LATCH_MAP_MAX_INPUTS], results[LATCH_MAP_MAX_OUTPUTS];
+  for (int k = 0; k < e->in_count; ++k)
+    values[k] = e->is_result[k] ? value : load_raw(g, &e->in[k], e->in[k].rank == 0 ? ci64(g, 0) : index);
+  if (!e->map_body[0]) {
+    store_raw(g, &e->out[0], index, convert_value(g, values[0], e->in[0].dt, e->out[0].dt));
+    return;
+  }
+  latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
+  for (int r = 0; r < e->out_count; ++r) {
+    results[r] = fresh(g);
+    latch_text_put(g->t, r ? ", %%v%d" : "%%v%d", results[r]);
+  }
+  latch_text_put(g->t, " = func.call @%s(", e->map_body);
+  for (int k = 0; k < e->in_count; ++k)
+    latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", values[k]);
+  latch_text_put(g->t, ") : (");
+  for (int k = 0; k < e->in_count; ++k)
+    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(e->in[k].dt));
+  latch_text_put(g->t, ") -> (");
+  for (int r = 0; r < e->out_count; ++r)
+    latch_text_put(g->t, "%s%s", r ? ", " : "", dtype_name(e->out[r].dt));
+  latch_text_put(g->t, ")\n");
+  for (int r = 0; r < e->out_count; ++r)
+    store_raw(g, &e->out[r], index, results[r]);
 }
 
 /* Element i of the one input (convert, reshape). */
@@ -2008,7 +2071,7 @@ static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int r
     w.row = mulc(g, divc(g, g->tid, 32), 16);
     w.col = ci64(g, 0);
   }
-  bool pairs = out->dt == DT_F32 && place_aligned(out, 8);
+  bool pairs = out->dt == DT_F32 && place_aligned(out, 8) && !out->epilogue;
   for (int q = 0; q < PRODUCT_ACCUMULATORS / 4; ++q)
     for (int h = 0; h < 2; ++h) {
       int64_t row_step = wgmma ? 0 : 16 * (q / 4), col_step = wgmma ? 8 * q : 8 * (q % 4);
@@ -5437,6 +5500,19 @@ static void write_signature(latch_text *s, MlirOperation op, const task_io *io, 
       latch_text_put(s, "%d%d", places_equal(refs[i], refs[j]), places_overlap(refs[i], refs[j]));
     latch_text_put(s, "\n");
   }
+  if (io->epilogue.out_count > 0) {
+    const fused_epilogue *e = &io->epilogue;
+    latch_text_put(s, "epilogue: %s\n", e->map_body);
+    for (int k = 0; k < e->in_count; ++k) {
+      if (!e->is_result[k])
+        write_tensor_signature(s, &e->in[k]);
+      latch_text_put(s, "%d %s %d\n", e->is_result[k], dtype_name(e->in[k].dt), e->in[k].rank);
+    }
+    for (int r = 0; r < e->out_count; ++r) {
+      write_tensor_signature(s, &e->out[r]);
+      latch_text_put(s, "%s\n", dtype_name(e->out[r].dt));
+    }
+  }
   if (io->prologue_operand >= 0) {
     latch_text_put(s, "prologue of %d: %s\n", io->prologue_operand, io->prologue.map_body);
     for (int k = 0; k < io->prologue.in_count; ++k) {
@@ -5649,7 +5725,7 @@ static bool is_prologue_mark(MlirOperation op) {
  * whose inputs are element-wise (the result's shape) or rank 0. Returns the prologue (null: none). */
 static MlirOperation fuse_prologue(lowerer *l, MlirOperation op, latch_op_kind kind, task_io *io) {
   io->prologue_operand = -1;
-  for (int k = 0; k < io->in_count; ++k) {
+  for (int k = 0; l->fuse && k < io->in_count; ++k) {
     MlirValue operand = mlirOperationGetOperand(op, k);
     if (!fusable_operand(kind, k) || !mlirValueIsAOpResult(operand))
       continue;
@@ -5694,6 +5770,78 @@ static MlirOperation fuse_prologue(lowerer *l, MlirOperation op, latch_op_kind k
   return (MlirOperation){NULL};
 }
 
+/* Whether result 0 of `op` is stored only by store_raw / store_f32, element by element at its row-major
+ * index: the tiled products (not the element-wise or narrow sliced ones). */
+static bool fusable_result(MlirOperation op, latch_op_kind kind, const task_io *io) {
+  if (kind != LATCH_OP_TASK_MATMUL || io->out[0].rank < 2)
+    return false;
+  const tensor_ref *a = &io->in[0], *b = &io->in[1], *c = &io->out[0];
+  bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
+  int r = c->rank;
+  int64_t batch = r == 3 ? c->dims[0] : 1, m = dim(c, r - 2), n = dim(c, r - 1);
+  int64_t k = ta ? dim(a, r - 2) : dim(a, r - 1);
+  (void)b;
+  return !latch_matmul_is_small(batch, m, n, ta) && latch_narrow_sliced_depth(batch, m, n, k, ta, tb) == 0;
+}
+
+/* Fills io->epilogue when result 0's one reader is an epilogue of this task in its interval (a task.map, or
+ * a task.convert between float types) whose other inputs are element-wise or rank 0 and whose results
+ * have the result's elements. Returns the epilogue (null: none); *added: its map body when this call
+ * wrote it (the epilogue comes after its task), for gpu.module @latch. */
+static MlirOperation fuse_epilogue(lowerer *l, MlirOperation op, latch_op_kind kind, task_io *io, MlirOperation *added) {
+  *added = (MlirOperation){NULL};
+  io->epilogue.out_count = 0;
+  if (!l->fuse || io->out_count < 1 || !fusable_result(op, kind, io))
+    return (MlirOperation){NULL};
+  MlirValue result = mlirOperationGetResult(op, 0);
+  MlirOperation reader = {NULL};
+  for (MlirOpOperand use = mlirValueGetFirstUse(result); !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation owner = mlirOpOperandGetOwner(use);
+    if (latch_op_kind_of(owner) == LATCH_OP_ARENA_BIND) /* the arena's binds name it too */
+      continue;
+    if (!mlirOperationIsNull(reader) && !mlirOperationEqual(reader, owner))
+      return (MlirOperation){NULL};
+    reader = owner;
+  }
+  if (mlirOperationIsNull(reader))
+    return reader;
+  latch_op_kind reader_kind = latch_op_kind_of(reader);
+  MlirAttribute mark = mlirOperationGetAttributeByName(reader, str("task.fused"));
+  MlirStringRef value = !mlirAttributeIsNull(mark) && mlirAttributeIsAString(mark) ? mlirStringAttrGetValue(mark)
+                                                                                   : (MlirStringRef){"", 0};
+  if ((reader_kind != LATCH_OP_TASK_MAP && reader_kind != LATCH_OP_TASK_CONVERT) || value.length != 8 ||
+      memcmp(value.data, "epilogue", 8) != 0 || latch_schedule_interval_of(&l->schedule, result) != l->current_interval)
+    return (MlirOperation){NULL};
+  int reader_interval = -2;
+  for (size_t i = 0; i < l->schedule.count; ++i)
+    if (mlirOperationEqual(l->schedule.ops[i], reader))
+      reader_interval = l->schedule.interval[i];
+  task_io e;
+  memset(&e, 0, sizeof(e));
+  if (reader_interval != l->current_interval || !read_io(l, reader, &e) || e.in_count > LATCH_MAP_MAX_INPUTS)
+    return (MlirOperation){NULL};
+  bool elementwise = true;
+  for (int k = 0; k < e.in_count; ++k)
+    elementwise = elementwise && (e.in[k].rank == 0 || e.in[k].elements == io->out[0].elements) && !e.in[k].bthd;
+  for (int r = 0; r < e.out_count; ++r)
+    elementwise = elementwise && e.out[r].elements == io->out[0].elements && e.out[r].kind != PLACE_CONST;
+  if (!elementwise || (reader_kind == LATCH_OP_TASK_CONVERT && (e.in[0].dt == DT_I32 || e.out[0].dt == DT_I32)))
+    return (MlirOperation){NULL};
+  if (reader_kind == LATCH_OP_TASK_MAP && !use_map_body(l, reader, &e, io->index, added))
+    return (MlirOperation){NULL};
+  fused_epilogue *f = &io->epilogue;
+  for (int k = 0; k < e.in_count; ++k) {
+    f->in[k] = e.in[k];
+    f->is_result[k] = mlirValueEqual(mlirOperationGetOperand(reader, k), result);
+  }
+  f->in_count = e.in_count;
+  memcpy(f->out, e.out, (size_t)e.out_count * sizeof(e.out[0]));
+  f->out_count = e.out_count;
+  snprintf(f->map_body, sizeof(f->map_body), "%s", e.map_body);
+  io->out[0].epilogue = f;
+  return reader;
+}
+
 static bool lower_task(lowerer *l, MlirOperation op, int index) {
   latch_op_kind kind = latch_op_kind_of(op);
   task_io io;
@@ -5711,9 +5859,12 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
     report(l, op, "gpu.module @latch already holds @%s (run latch-lower-tasks once)", function);
     return false;
   }
-  MlirOperation map_body = {NULL}; /* a new @map_body_<N>, or null */
+  MlirOperation map_body = {NULL}; /* a new @map_body_<N> (of the task's map or its epilogue), or null */
   if (kind == LATCH_OP_TASK_MAP && !use_map_body(l, op, &io, index, &map_body))
     return false;
+  MlirOperation epilogue = {NULL};
+  if (kind != LATCH_OP_TASK_MAP)
+    epilogue = fuse_epilogue(l, op, kind, &io, &map_body);
   int64_t tiles = latch_attr_int(op, "tiles", 0);
   if (tiles < 1)
     tiles = latch_task_tile_count(op);
@@ -5791,6 +5942,15 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
       latch_text_put(&t, "%s%s", r ? ", " : "", dtype_name(io.out[r].dt));
     latch_text_put(&t, ")\n");
   }
+  if (io.epilogue.out_count > 0 && io.epilogue.map_body[0]) {
+    latch_text_put(&t, "  func.func private @%s(", io.epilogue.map_body);
+    for (int k = 0; k < io.epilogue.in_count; ++k)
+      latch_text_put(&t, "%s%s", k ? ", " : "", dtype_name(io.epilogue.in[k].dt));
+    latch_text_put(&t, ") -> (");
+    for (int r = 0; r < io.epilogue.out_count; ++r)
+      latch_text_put(&t, "%s%s", r ? ", " : "", dtype_name(io.epilogue.out[r].dt));
+    latch_text_put(&t, ")\n");
+  }
   if (io.prologue.map_body[0]) {
     latch_text_put(&t, "  func.func private @%s(", io.prologue.map_body);
     for (int k = 0; k < io.prologue.in_count; ++k)
@@ -5826,8 +5986,11 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
     report(l, op, "out of memory, or a bug in latch-lower-tasks (a task it cannot write)");
     return false;
   }
-  if (!mlirOperationIsNull(prologue)) /* it runs inside this task's tiles: none of its own */
+  /* they run inside this task's tiles: none of their own */
+  if (!mlirOperationIsNull(prologue))
     mlirOperationSetAttributeByName(prologue, str("tiles"), latch_attr_get_int(l->context, 0));
+  if (!mlirOperationIsNull(epilogue))
+    mlirOperationSetAttributeByName(epilogue, str("tiles"), latch_attr_get_int(l->context, 0));
   return true;
 }
 
@@ -5906,6 +6069,7 @@ typedef struct lower_tasks_options {
   bool wgmma_in_flight;
   bool vector_maps;
   bool check_signatures;
+  bool fuse;
 } lower_tasks_options;
 
 static const latch_pass_option lower_tasks_option_table[] = {
@@ -5926,6 +6090,11 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "write every tile body, also of a task whose signature an earlier task had (whose body it then takes "
      "without writing it), and report a task whose body is not that task's: a test of the signatures",
      offsetof(lower_tasks_options, check_signatures)},
+    {"fuse", LATCH_OPTION_BOOL, "true",
+     "run the prologues that latch-fuse-phases marks of a norm's x or dy, and the epilogues of a tiled "
+     "product, inside that task's tiles (no tiles, wave or memory of their own); false: as tasks of their "
+     "own, each in a wave after its partner's",
+     offsetof(lower_tasks_options, fuse)},
 };
 
 static MlirLogicalResult run(MlirOperation module, const void *options) {
@@ -5935,6 +6104,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
   l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;
+  l.fuse = ((const lower_tasks_options *)options)->fuse;
   l.context = mlirOperationGetContext(module);
   l.module = module;
   bool binds_ready = latch_ptrmap_initialize(&l.binds);

@@ -1,11 +1,12 @@
 // RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-lower-tasks,latch-lower-intervals)' | FileCheck %s
 // RUN: latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-lower-tasks)' | FileCheck %s --check-prefix=TASKS
 //
-// A map that latch-fuse-phases marks `task.fused = "prologue"` of rmsnorm_grad's dy (or rmsnorm's x) runs
-// inside the norm's tiles: each load of dy calls the map's body on its inputs at the same index (rank-0
-// inputs at 0), the map gets `tiles = 0` (no tiles, nothing written) and latch-lower-intervals gives it
-// no wave, so the interval has one wave and no grid barrier inside. The bits are those of the map's own
-// tiles (the same body function): GPU check program norm-prologues.
+// Fused prologues and epilogues. A map that latch-fuse-phases marks `task.fused = "prologue"` of
+// rmsnorm_grad's dy (or rmsnorm's x) runs inside the norm's tiles: each load of dy calls the map's body on
+// its inputs at the same index (rank-0 inputs at 0), the map gets `tiles = 0` (no tiles, nothing written)
+// and latch-lower-intervals gives it no wave, so the interval has one wave and no grid barrier inside. The
+// bits are those of the map's own tiles (the same body function): GPU check programs norm-prologues and
+// matmul-epilogues (last case).
 
 // The norm's tile body takes the map's inputs a, b, s and calls its body; @latch_main calls only the norm.
 // TASKS: func.func @task_body_1(%{{.*}}: i32 {{{.*}}}, %[[A:[^:]+]]: !llvm.ptr<1>, %[[B:[^:]+]]: !llvm.ptr<1>, %[[S:[^:]+]]: !llvm.ptr<1>,
@@ -46,4 +47,31 @@ func.func @product(%a: tensor<64x64xf32>, %b: tensor<64x64xbf16>) -> tensor<64x6
   %ab = "task.convert"(%a) : (tensor<64x64xf32>) -> tensor<64x64xbf16>
   %c = "task.matmul"(%ab, %b) {transpose_a = false, transpose_b = false} : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
+}
+
+// -----
+
+// A residual added to a tensor-core product is its epilogue (latch-fuse-phases: its other input is of the
+// product's shape and defined before it): each store of the product calls the map's body on the value and
+// r at the same index and stores the sum into y; the map gets tiles = 0 and the interval one wave.
+// TASKS: func.func @task_body_0(%{{.*}}: i32 {{{.*}}}, %[[A:[^:]+]]: !llvm.ptr<1>, %[[B:[^:]+]]: !llvm.ptr<1>, %[[R:[^:]+]]: !llvm.ptr<1>, %[[Y:[^:]+]]: !llvm.ptr<1>)
+// TASKS: nvvm.wgmma.mma_async
+// TASKS: %[[SUM:.*]] = func.call @map_body_0(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// TASKS-NEXT: %[[AT:.*]] = llvm.getelementptr %[[Y]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// TASKS-NEXT: llvm.store %[[SUM]], %[[AT]] : f32, !llvm.ptr<1>
+// TASKS: "task.matmul"
+// TASKS: "task.map"
+// TASKS: task.fused = "epilogue", tiles = 0 : i64
+// CHECK-LABEL: gpu.func @latch_main(
+// CHECK: func.call @task_0(
+// CHECK-NOT: func.call @task_
+// CHECK: gpu.return
+func.func @residual(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>, %r: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %c = "task.matmul"(%a, %b) {transpose_a = false, transpose_b = false} : (tensor<128x64xbf16>, tensor<64x128xbf16>) -> tensor<128x128xf32>
+  %y = "task.map"(%c, %r) ({
+  ^bb0(%u: f32, %v: f32):
+    %s = arith.addf %u, %v : f32
+    gpu.yield %s : f32
+  }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %y : tensor<128x128xf32>
 }
