@@ -1109,24 +1109,31 @@ static void map_load(gen *g, const task_io *io, const void *context, int i, int 
     values[k] = load_raw(g, &io->in[k], io->in[k].rank == 0 ? ci64(g, 0) : i);
 }
 
-/* The map body called on one element's inputs (storage types); its results in the outputs' storage types. */
-static void map_compute(gen *g, const task_io *io, const void *context, const int *args, int *results) {
-  (void)context;
+/* A map's body function called on one element's values of `in` (storage types); its results, one per
+ * tensor of `out`, in their storage types. */
+static void call_map_body(gen *g, const char *body, int in_count, const tensor_ref *in, const int *args,
+                          int out_count, const tensor_ref *out, int *results) {
   latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
-  for (int k = 0; k < io->out_count; ++k) {
+  for (int k = 0; k < out_count; ++k) {
     results[k] = fresh(g);
     latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", results[k]);
   }
-  latch_text_put(g->t, " = func.call @%s(", io->map_body);
-  for (int k = 0; k < io->in_count; ++k)
+  latch_text_put(g->t, " = func.call @%s(", body);
+  for (int k = 0; k < in_count; ++k)
     latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", args[k]);
   latch_text_put(g->t, ") : (");
-  for (int k = 0; k < io->in_count; ++k)
-    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(io->in[k].dt));
+  for (int k = 0; k < in_count; ++k)
+    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(in[k].dt));
   latch_text_put(g->t, ") -> (");
-  for (int k = 0; k < io->out_count; ++k)
-    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(io->out[k].dt));
+  for (int k = 0; k < out_count; ++k)
+    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(out[k].dt));
   latch_text_put(g->t, ")\n");
+}
+
+/* The map body called on one element's inputs (storage types); its results in the outputs' storage types. */
+static void map_compute(gen *g, const task_io *io, const void *context, const int *args, int *results) {
+  (void)context;
+  call_map_body(g, io->map_body, io->in_count, io->in, args, io->out_count, io->out, results);
 }
 
 static void map_finish(gen *g, const task_io *io, const void *context, int i, const int *args) {
@@ -1327,14 +1334,8 @@ static int prologue_load(gen *g, const tensor_ref *t, int index) {
     values[k] = load_raw(g, &p->in[k], p->in[k].rank == 0 ? ci64(g, 0) : index);
   if (!p->map_body[0])
     return convert_value(g, values[0], p->in[0].dt, t->dt);
-  int r = fresh(g);
-  latch_text_put(g->t, "%*s%%v%d = func.call @%s(", 2 * g->depth + 4, "", r, p->map_body);
-  for (int k = 0; k < p->in_count; ++k)
-    latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", values[k]);
-  latch_text_put(g->t, ") : (");
-  for (int k = 0; k < p->in_count; ++k)
-    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(p->in[k].dt));
-  latch_text_put(g->t, ") -> %s\n", dtype_name(t->dt));
+  int r;
+  call_map_body(g, p->map_body, p->in_count, p->in, values, 1, t, &r);
   return r;
 }
 
@@ -1348,21 +1349,7 @@ static void epilogue_store(gen *g, const tensor_ref *t, int index, int value) {
     store_raw(g, &e->out[0], index, convert_value(g, values[0], e->in[0].dt, e->out[0].dt));
     return;
   }
-  latch_text_put(g->t, "%*s", 2 * g->depth + 4, "");
-  for (int r = 0; r < e->out_count; ++r) {
-    results[r] = fresh(g);
-    latch_text_put(g->t, r ? ", %%v%d" : "%%v%d", results[r]);
-  }
-  latch_text_put(g->t, " = func.call @%s(", e->map_body);
-  for (int k = 0; k < e->in_count; ++k)
-    latch_text_put(g->t, k ? ", %%v%d" : "%%v%d", values[k]);
-  latch_text_put(g->t, ") : (");
-  for (int k = 0; k < e->in_count; ++k)
-    latch_text_put(g->t, "%s%s", k ? ", " : "", dtype_name(e->in[k].dt));
-  latch_text_put(g->t, ") -> (");
-  for (int r = 0; r < e->out_count; ++r)
-    latch_text_put(g->t, "%s%s", r ? ", " : "", dtype_name(e->out[r].dt));
-  latch_text_put(g->t, ")\n");
+  call_map_body(g, e->map_body, e->in_count, e->in, values, e->out_count, e->out, results);
   for (int r = 0; r < e->out_count; ++r)
     store_raw(g, &e->out[r], index, results[r]);
 }
@@ -5712,12 +5699,11 @@ static bool fusable_operand(latch_op_kind kind, int operand) {
   return (kind == LATCH_OP_TASK_RMSNORM && operand == 0) || (kind == LATCH_OP_TASK_RMSNORM_GRAD && operand == 2);
 }
 
-static bool is_prologue_mark(MlirOperation op) {
+/* Whether latch-fuse-phases marked `op` `task.fused = "<role>"` ("prologue" or "epilogue"). */
+static bool fused_as(MlirOperation op, const char *role) {
   MlirAttribute mark = mlirOperationGetAttributeByName(op, str("task.fused"));
-  if (mlirAttributeIsNull(mark) || !mlirAttributeIsAString(mark))
-    return false;
-  MlirStringRef value = mlirStringAttrGetValue(mark);
-  return value.length == 8 && memcmp(value.data, "prologue", 8) == 0;
+  return !mlirAttributeIsNull(mark) && mlirAttributeIsAString(mark) &&
+         mlirStringRefEqual(mlirStringAttrGetValue(mark), str(role));
 }
 
 /* Fills io->prologue for the first fusable operand whose producer is a prologue of this task in its
@@ -5731,7 +5717,7 @@ static MlirOperation fuse_prologue(lowerer *l, MlirOperation op, latch_op_kind k
       continue;
     MlirOperation producer = mlirOpResultGetOwner(operand);
     latch_op_kind producer_kind = latch_op_kind_of(producer);
-    if ((producer_kind != LATCH_OP_TASK_MAP && producer_kind != LATCH_OP_TASK_CONVERT) || !is_prologue_mark(producer) ||
+    if ((producer_kind != LATCH_OP_TASK_MAP && producer_kind != LATCH_OP_TASK_CONVERT) || !fused_as(producer, "prologue") ||
         mlirOperationGetNumResults(producer) != 1 ||
         latch_schedule_interval_of(&l->schedule, operand) != l->current_interval)
       continue;
@@ -5806,19 +5792,13 @@ static MlirOperation fuse_epilogue(lowerer *l, MlirOperation op, latch_op_kind k
   if (mlirOperationIsNull(reader))
     return reader;
   latch_op_kind reader_kind = latch_op_kind_of(reader);
-  MlirAttribute mark = mlirOperationGetAttributeByName(reader, str("task.fused"));
-  MlirStringRef value = !mlirAttributeIsNull(mark) && mlirAttributeIsAString(mark) ? mlirStringAttrGetValue(mark)
-                                                                                   : (MlirStringRef){"", 0};
-  if ((reader_kind != LATCH_OP_TASK_MAP && reader_kind != LATCH_OP_TASK_CONVERT) || value.length != 8 ||
-      memcmp(value.data, "epilogue", 8) != 0 || latch_schedule_interval_of(&l->schedule, result) != l->current_interval)
+  if ((reader_kind != LATCH_OP_TASK_MAP && reader_kind != LATCH_OP_TASK_CONVERT) || !fused_as(reader, "epilogue") ||
+      mlirOperationGetNumResults(reader) < 1 ||
+      latch_schedule_interval_of(&l->schedule, mlirOperationGetResult(reader, 0)) != l->current_interval)
     return (MlirOperation){NULL};
-  int reader_interval = -2;
-  for (size_t i = 0; i < l->schedule.count; ++i)
-    if (mlirOperationEqual(l->schedule.ops[i], reader))
-      reader_interval = l->schedule.interval[i];
   task_io e;
   memset(&e, 0, sizeof(e));
-  if (reader_interval != l->current_interval || !read_io(l, reader, &e) || e.in_count > LATCH_MAP_MAX_INPUTS)
+  if (!read_io(l, reader, &e) || e.in_count > LATCH_MAP_MAX_INPUTS)
     return (MlirOperation){NULL};
   bool elementwise = true;
   for (int k = 0; k < e.in_count; ++k)
@@ -5840,6 +5820,18 @@ static MlirOperation fuse_epilogue(lowerer *l, MlirOperation op, latch_op_kind k
   snprintf(f->map_body, sizeof(f->map_body), "%s", e.map_body);
   io->out[0].epilogue = f;
   return reader;
+}
+
+/* `func.func private @body(...) -> (...)`: the declaration of a map body that call_map_body calls. */
+static void declare_map_body(latch_text *t, const char *body, int in_count, const tensor_ref *in, int out_count,
+                             const tensor_ref *out) {
+  latch_text_put(t, "  func.func private @%s(", body);
+  for (int k = 0; k < in_count; ++k)
+    latch_text_put(t, "%s%s", k ? ", " : "", dtype_name(in[k].dt));
+  latch_text_put(t, ") -> (");
+  for (int r = 0; r < out_count; ++r)
+    latch_text_put(t, "%s%s", r ? ", " : "", dtype_name(out[r].dt));
+  latch_text_put(t, ")\n");
 }
 
 static bool lower_task(lowerer *l, MlirOperation op, int index) {
@@ -5933,30 +5925,14 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
 
   latch_text t = {0};
   latch_text_put(&t, "gpu.module @latch_lower_tasks_scratch {\n" SHARED_GLOBAL);
-  if (kind == LATCH_OP_TASK_MAP) {
-    latch_text_put(&t, "  func.func private @%s(", io.map_body);
-    for (int k = 0; k < io.in_count; ++k)
-      latch_text_put(&t, "%s%s", k ? ", " : "", dtype_name(io.in[k].dt));
-    latch_text_put(&t, ") -> (");
-    for (int r = 0; r < io.out_count; ++r)
-      latch_text_put(&t, "%s%s", r ? ", " : "", dtype_name(io.out[r].dt));
-    latch_text_put(&t, ")\n");
-  }
-  if (io.epilogue.out_count > 0 && io.epilogue.map_body[0]) {
-    latch_text_put(&t, "  func.func private @%s(", io.epilogue.map_body);
-    for (int k = 0; k < io.epilogue.in_count; ++k)
-      latch_text_put(&t, "%s%s", k ? ", " : "", dtype_name(io.epilogue.in[k].dt));
-    latch_text_put(&t, ") -> (");
-    for (int r = 0; r < io.epilogue.out_count; ++r)
-      latch_text_put(&t, "%s%s", r ? ", " : "", dtype_name(io.epilogue.out[r].dt));
-    latch_text_put(&t, ")\n");
-  }
-  if (io.prologue.map_body[0]) {
-    latch_text_put(&t, "  func.func private @%s(", io.prologue.map_body);
-    for (int k = 0; k < io.prologue.in_count; ++k)
-      latch_text_put(&t, "%s%s", k ? ", " : "", dtype_name(io.prologue.in[k].dt));
-    latch_text_put(&t, ") -> %s\n", dtype_name(io.in[io.prologue_operand].dt));
-  }
+  /* the map bodies it calls: its own, its epilogue's, its prologue's */
+  if (kind == LATCH_OP_TASK_MAP)
+    declare_map_body(&t, io.map_body, io.in_count, io.in, io.out_count, io.out);
+  if (io.epilogue.out_count > 0 && io.epilogue.map_body[0])
+    declare_map_body(&t, io.epilogue.map_body, io.epilogue.in_count, io.epilogue.in, io.epilogue.out_count,
+                     io.epilogue.out);
+  if (io.prologue.map_body[0])
+    declare_map_body(&t, io.prologue.map_body, io.prologue.in_count, io.prologue.in, 1, &io.in[io.prologue_operand]);
   if (earlier) {
     latch_text_put(&t, "  func.func private @%s(i32", tile_body);
     for (int k = 0; k < g.param_count; ++k)
