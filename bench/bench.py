@@ -677,6 +677,16 @@ def plot_timeline(trace_path, path, title):
     return True
 
 
+def device_tag(device):
+    """The results files' device part: h100 or h200 from the device's name (the lent H200 machine may
+    be an H100), else the name's first word after NVIDIA."""
+    for tag in ("H200", "H100"):
+        if tag in device:
+            return tag.lower()
+    words = device.replace("NVIDIA", "").split()
+    return words[0].lower() if words else "gpu"
+
+
 def report(res, out_dir, root=None):
     """Writes the table, the JSON and the pictures under out_dir (repository paths); returns the exit
     status (0, or 1 when the loss comparison failed)."""
@@ -684,7 +694,7 @@ def report(res, out_dir, root=None):
     lf = loss_final(res)
     text = table_text(res, rows, lf)
     print("\n" + text, flush=True)
-    stem = f"{res['date']}-h200"
+    stem = f"{res['date']}-{device_tag(res['device'])}"
     results = os.path.join(out_dir, "bench", "results")
     img = os.path.join(out_dir, "docs", "img")
     os.makedirs(results, exist_ok=True)
@@ -811,7 +821,7 @@ def main(argv=None):
     trace = (res.get("latch") or {}).get("trace")
     if trace and os.path.exists(trace):  # the raw trace too (for Perfetto), small enough at 2x1024
         os.makedirs(os.path.join(out, "bench", "results"), exist_ok=True)
-        shutil.copy(trace, os.path.join(out, "bench", "results", f"{res['date']}-h200-trace.json"))
+        shutil.copy(trace, os.path.join(out, "bench", "results", f"{res['date']}-{device_tag(res['device'])}-trace.json"))
     return status
 
 
