@@ -16,7 +16,7 @@ budget (default 540 s of wall time):
      run (target --loss-updates) and the persistent 2x1024 run writes the trace of its last update;
   4. the report: a table (median, every ratio to the controls and to the physical floors of
      ../shared/notes/models.md, peak memory, build / compile time), PASS/FAIL of the final loss of Latch
-     against PyTorch eager after the same updates (within 2%), JSON to bench/results/<date>-h200.json,
+     against PyTorch eager after the same updates (within 2%), JSON to bench/results/<date>-<h100|h200>.json,
      pictures to docs/img/bench-<date>-loss.png and docs/img/bench-<date>-timeline.png. Everything is
      written under --out (default $OUT, else bench-out/) with the repository's paths, and the JSON and
      table also under the bundle's own bench/results/.
