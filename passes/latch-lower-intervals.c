@@ -1713,6 +1713,93 @@ static MlirWalkResult relocate(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
+/* ---- wgmma bodies called once ----
+ * Without table dispatch each task's @task_<N> calls its tile body, so a body shared by several tasks has
+ * several call sites and stays out of line, and ptxas serializes its wgmma (C7510). A body with wgmma that
+ * @latch_main reaches by exactly one call (a task whose signature no other task has, the standalone
+ * products) is marked alwaysinline: it is inlined once, the code does not grow, and its wgmma run
+ * asynchronously. Its @task_<N> is marked too, so that a staged kernel calling it inlines its own copy. */
+typedef struct call_count {
+  MlirStringRef callee;
+  unsigned calls;
+  MlirOperation caller; /* the function of the last call counted */
+} call_count;
+
+typedef struct call_counts {
+  call_count *entries;
+  size_t count, capacity;
+  unsigned weight;      /* what each call found adds */
+  MlirOperation caller; /* the function walked */
+  bool failed;
+} call_counts;
+
+static void add_call(call_counts *c, MlirStringRef callee, unsigned calls) {
+  for (size_t i = 0; i < c->count; ++i)
+    if (mlirStringRefEqual(c->entries[i].callee, callee)) {
+      c->entries[i].calls += calls;
+      c->entries[i].caller = c->caller;
+      return;
+    }
+  if (c->count == c->capacity) {
+    size_t capacity = c->capacity ? 2 * c->capacity : 64;
+    call_count *grown = realloc(c->entries, capacity * sizeof(*grown));
+    if (!grown) {
+      c->failed = true;
+      return;
+    }
+    c->entries = grown, c->capacity = capacity;
+  }
+  c->entries[c->count++] = (call_count){callee, calls, c->caller};
+}
+
+static MlirWalkResult count_call(MlirOperation op, void *user_data) {
+  call_counts *c = user_data;
+  if (latch_op_is(op, "func.call")) {
+    MlirAttribute callee = mlirOperationGetAttributeByName(op, str("callee"));
+    if (!mlirAttributeIsNull(callee) && mlirAttributeIsAFlatSymbolRef(callee))
+      add_call(c, mlirFlatSymbolRefAttrGetValue(callee), c->weight);
+  }
+  return MlirWalkResultAdvance;
+}
+
+static MlirWalkResult find_wgmma(MlirOperation op, void *user_data);
+
+static bool inline_lone_wgmma_bodies(lowerer *l) {
+  MlirSymbolTable symbols = mlirSymbolTableCreate(l->gpu_module);
+  call_counts tasks = {.weight = 1}, bodies = {0};
+  MlirOperation kernel = mlirSymbolTableLookup(symbols, str("latch_main"));
+  if (!mlirOperationIsNull(kernel))
+    mlirOperationWalk(kernel, count_call, &tasks, MlirWalkPreOrder);
+  for (size_t i = 0; i < tasks.count && !tasks.failed; ++i) {
+    MlirOperation task = mlirSymbolTableLookup(symbols, tasks.entries[i].callee);
+    bodies.weight = tasks.entries[i].calls;
+    bodies.caller = task;
+    if (!mlirOperationIsNull(task))
+      mlirOperationWalk(task, count_call, &bodies, MlirWalkPreOrder);
+  }
+  bool ok = !tasks.failed && !bodies.failed;
+  for (size_t i = 0; i < bodies.count && ok; ++i) {
+    if (bodies.entries[i].calls != 1)
+      continue;
+    MlirOperation body = mlirSymbolTableLookup(symbols, bodies.entries[i].callee);
+    bool wgmma = false;
+    if (!mlirOperationIsNull(body))
+      mlirOperationWalk(body, find_wgmma, &wgmma, MlirWalkPreOrder);
+    if (wgmma) { /* the body into its @task_<N>, and that into each kernel that calls it */
+      MlirAttribute inline_always = mlirStringAttrGet(l->context, str("alwaysinline"));
+      MlirAttribute passthrough = mlirArrayAttrGet(l->context, 1, &inline_always);
+      mlirOperationSetAttributeByName(body, str("passthrough"), passthrough);
+      mlirOperationSetAttributeByName(bodies.entries[i].caller, str("passthrough"), passthrough);
+    }
+  }
+  free(tasks.entries);
+  free(bodies.entries);
+  mlirSymbolTableDestroy(symbols);
+  if (!ok)
+    report(l, l->program, "out of memory counting the tile bodies' calls");
+  return ok;
+}
+
 /* Parses the kernel text and moves @latch_main into gpu.module @latch. */
 static bool insert_kernel(lowerer *l) {
   latch_text t = {0};
@@ -1759,7 +1846,7 @@ static bool insert_kernel(lowerer *l) {
   mlirOperationDestroy(scratch);
   if (d)
     tables_deinitialize(d);
-  return true;
+  return d || inline_lone_wgmma_bodies(l);
 }
 
 /* ---- the manifest ------------------------------------------------------------------------------------ */

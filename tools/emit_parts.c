@@ -159,6 +159,13 @@ static bool read_symbol(const plan *p, symbol *s) {
   return true;
 }
 
+/* A body marked alwaysinline (latch-lower-intervals: one with wgmma that a kernel calls once) is inlined
+ * into each kernel that calls it, so it stays beside them in part 0, whatever its paths. */
+static bool always_inline(LLVMValueRef function) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", sizeof("alwaysinline") - 1);
+  return LLVMGetEnumAttributeAtIndex(function, LLVMAttributeFunctionIndex, kind) != NULL;
+}
+
 static char *copy_name(LLVMValueRef value) {
   size_t length;
   const char *name = LLVMGetValueName2(value, &length);
@@ -332,7 +339,7 @@ static bool plan_build(plan *p, LLVMModuleRef module, unsigned parts, char *erro
   for (size_t i = 0; i < p->count; i++) {
     symbol *s = &p->symbols[i];
     s->is_unit = s->is_function && !s->is_kernel && s->paths > 1 && s->instructions >= min_unit_instructions &&
-                 strncmp(s->name, unit_prefix, sizeof(unit_prefix) - 1) == 0;
+                 strncmp(s->name, unit_prefix, sizeof(unit_prefix) - 1) == 0 && !always_inline(s->value);
   }
 
   /* Longest first, each unit to the lightest part; part 0 starts with the kernels' own weight. */
