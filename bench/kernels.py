@@ -8,7 +8,7 @@ whose median covers every launch (the first included, one cooperative launch eac
 the same shapes and dtypes: torch.matmul (cuBLAS; its result is bf16 where Latch writes f32),
 scaled_dot_product_attention (causal; its backward through autograd), index_add_ for the scatter-add,
 timed with CUDA events, median of N after 5 warm-up calls. Writes a table to stdout and
-bench/results/<date>-h200-kernels.json under --out (default $OUT, else bench-out/).
+bench/results/<date>-<h100|h200>-kernels.json under --out (default $OUT, else bench-out/).
 
   kernels.py [--out DIR] [--steps 20]
 """
@@ -20,6 +20,8 @@ import re
 import statistics
 import subprocess
 import sys
+
+from bench import device_tag
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -34,6 +36,12 @@ CASES = {
     "attention-grad-t1024": ("causal attention bwd B2 H8 T1024 d64", 5 * 2 * 8 * 1024 * 1024 * 64, "sdpa_bwd"),
     "scatter-add-rows": ("scatter-add 4096 rows of 512 into 2048 (index_add_)", 0, "index_add"),
 }
+
+
+def device_name():
+    r = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader", "-i", "0"], capture_output=True,
+                       text=True)
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "unknown GPU"
 
 
 def latch_time(ptx, steps):
@@ -113,11 +121,13 @@ def main():
         print(f"{r['name']:<22} {r['what']:<52} {lat if lat else r.get('latch_error', '-')!s:>10} "
               f"{tor if tor else '-'!s:>10} {ratio:>11} {tflops:>13}")
     date = datetime.date.today().isoformat()
+    device = device_name()
+    print(f"device: {device}")
     out = os.path.join(args.out, "bench", "results")
     os.makedirs(out, exist_ok=True)
-    path = os.path.join(out, f"{date}-h200-kernels.json")
+    path = os.path.join(out, f"{date}-{device_tag(device)}-kernels.json")
     with open(path, "w") as f:
-        json.dump({"date": date, "steps": args.steps, "rows": rows}, f, indent=1)
+        json.dump({"date": date, "device": device, "steps": args.steps, "rows": rows}, f, indent=1)
     print(f"kernels.py: wrote {path}")
     return 0
 
