@@ -16,15 +16,15 @@ cp bench/ab.sh bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/r
    bench/busiest_ctas.py .bundle/bench/
 # The standalone kernels of bench/kernels.py, with the GPU checks' forward pipeline.
 mkdir -p .bundle/bench/kernels
-# The products also as NAME-inflight.ptx (latch-lower-tasks{wgmma-in-flight}), for bench/ab.sh BASE=NEW
-# pairs; kernels.py times only NAME.ptx.
+# The products also as NAME-waitall.ptx (latch-lower-tasks{wgmma-in-flight=false}: each stage waits for its
+# wgmma), for bench/ab.sh BASE=NEW pairs; kernels.py times only NAME.ptx.
 front='latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena'
 for src in bench/kernels/*.mlir; do
   name=$(basename "$src" .mlir)
   "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name.ptx" --emit=ptx --pass-pipeline="builtin.module($front,latch-lower-tasks,latch-lower-intervals)"
   case $name in matmul-*)
-    "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name-inflight.ptx" --emit=ptx \
-      --pass-pipeline="builtin.module($front,latch-lower-tasks{wgmma-in-flight=true},latch-lower-intervals)"
+    "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name-waitall.ptx" --emit=ptx \
+      --pass-pipeline="builtin.module($front,latch-lower-tasks{wgmma-in-flight=false},latch-lower-intervals)"
   esac
 done
 python3 - "$build" <<'PY'

@@ -64,10 +64,10 @@ PIPELINES = {
     "train-table": "builtin.module(latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,"
                    "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
                    "latch-lower-intervals{staged=true table-dispatch=true})",
-    # forward with latch-lower-tasks{wgmma-in-flight=true} (a stage's wgmma group runs on into the next; the
-    # product bodies that a kernel calls once are inlined, so their wgmma run asynchronously).
-    "forward-inflight": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
-                        "latch-verify-arena,latch-lower-tasks{wgmma-in-flight=true},latch-lower-intervals{staged=true})",
+    # forward with latch-lower-tasks{wgmma-in-flight=false}: each k stage waits for its own wgmma group (the
+    # default keeps it in flight into the next stage).
+    "forward-waitall": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+                       "latch-verify-arena,latch-lower-tasks{wgmma-in-flight=false},latch-lower-intervals{staged=true})",
     # forward with latch-lower-tasks{vector-maps=false}: the scalar element-wise path that vector-maps replaces
     # where tensors are aligned.
     "forward-scalar": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
