@@ -2348,25 +2348,6 @@ static void gen_matmul_narrow_sliced(gen *g, task_io *io, int64_t depth) {
 /* c[b, i, j] = sum_k op(a)[b, i, k] op(b)[b, k, j], fp32 accumulation in increasing k. Output tiles of
  * 128 x 128 over the [batch * M, N] view of c, in row-major tile order, each one tiled product (a tile
  * lies in one batch when M is a multiple of 128; otherwise the elementwise form). */
-/* Output tile `tile` of a tile_rows x tile_cols grid as its first row and column: in bands of
- * PRODUCT_BAND_ROWS row tiles, column by column inside a band, so that the tiles running at once (a CTA's
- * first tile, then the tile counter's order) read fewer rows of A and columns of B than whole rows of tiles
- * would (L2). Each tile's sums are the same whatever the order. */
-#define PRODUCT_BAND_ROWS 16
-static void banded_tile(gen *g, int tile, int64_t tile_rows, int64_t tile_cols, int *row0, int *col0) {
-  if (tile_rows <= PRODUCT_BAND_ROWS || tile_cols == 1) {
-    *row0 = mulc(g, divc(g, tile, tile_cols), MATMUL_TILE);
-    *col0 = mulc(g, remc(g, tile, tile_cols), MATMUL_TILE);
-    return;
-  }
-  int band = divc(g, tile, PRODUCT_BAND_ROWS * tile_cols), inside = remc(g, tile, PRODUCT_BAND_ROWS * tile_cols);
-  int first = mulc(g, band, PRODUCT_BAND_ROWS);
-  int left = sub(g, ci64(g, tile_rows), first); /* the last band may be narrower */
-  int height = sel(g, cmpi(g, "slt", left, ci64(g, PRODUCT_BAND_ROWS), "i64"), left, ci64(g, PRODUCT_BAND_ROWS), "i64");
-  *row0 = mulc(g, add(g, first, op2(g, "arith.remui", inside, height, "i64")), MATMUL_TILE);
-  *col0 = mulc(g, op2(g, "arith.divui", inside, height, "i64"), MATMUL_TILE);
-}
-
 static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *a = &io->in[0], *b = &io->in[1], *c = &io->out[0];
   bool ta = latch_matmul_transpose_a(op), tb = latch_matmul_transpose_b(op);
@@ -2391,8 +2372,7 @@ static void gen_matmul(gen *g, task_io *io, MlirOperation op) {
   }
   int vt = tiles_begin(g, out_tiles * slices);
   int tile = divc(g, vt, slices), slice = remc(g, vt, slices);
-  int row0, col0;
-  banded_tile(g, tile, ceil_div(rows, MATMUL_TILE), tile_cols, &row0, &col0);
+  int row0 = mulc(g, divc(g, tile, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, tile, tile_cols), MATMUL_TILE);
   int bi = divc(g, row0, m);
   /* a[b] is [M, K] (or [K, M] transposed), b[b] is [K, N] (or [N, K]); i counts rows of the [batch * M]
    * view, so a transposed a[b] starts at b K M and its row i - b M at column offset i - b M. */
