@@ -1231,6 +1231,11 @@ static MlirWalkResult find_wgmma(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
+static void mark_always_inline(lowerer *l, MlirOperation function) {
+  MlirAttribute inline_always = mlirStringAttrGet(l->context, str("alwaysinline"));
+  mlirOperationSetAttributeByName(function, str("passthrough"), mlirArrayAttrGet(l->context, 1, &inline_always));
+}
+
 /* The tables of @latch_main's waves and tasks, and the bodies with wgmma marked alwaysinline. */
 static bool build_tables(lowerer *l, dispatch_tables *d) {
   memset(d, 0, sizeof(*d));
@@ -1285,11 +1290,8 @@ static bool build_tables(lowerer *l, dispatch_tables *d) {
     bool wgmma = false;
     if (!mlirOperationIsNull(d->bodies[b].function))
       mlirOperationWalk(d->bodies[b].function, find_wgmma, &wgmma, MlirWalkPreOrder);
-    if (wgmma) {
-      MlirAttribute inline_always = mlirStringAttrGet(l->context, str("alwaysinline"));
-      mlirOperationSetAttributeByName(d->bodies[b].function, str("passthrough"),
-                                      mlirArrayAttrGet(l->context, 1, &inline_always));
-    }
+    if (wgmma)
+      mark_always_inline(l, d->bodies[b].function);
   }
   return true;
 }
@@ -1762,8 +1764,6 @@ static MlirWalkResult count_call(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
-static MlirWalkResult find_wgmma(MlirOperation op, void *user_data);
-
 static bool inline_lone_wgmma_bodies(lowerer *l) {
   MlirSymbolTable symbols = mlirSymbolTableCreate(l->gpu_module);
   call_counts tasks = {.weight = 1}, bodies = {0};
@@ -1786,10 +1786,8 @@ static bool inline_lone_wgmma_bodies(lowerer *l) {
     if (!mlirOperationIsNull(body))
       mlirOperationWalk(body, find_wgmma, &wgmma, MlirWalkPreOrder);
     if (wgmma) { /* the body into its @task_<N>, and that into each kernel that calls it */
-      MlirAttribute inline_always = mlirStringAttrGet(l->context, str("alwaysinline"));
-      MlirAttribute passthrough = mlirArrayAttrGet(l->context, 1, &inline_always);
-      mlirOperationSetAttributeByName(body, str("passthrough"), passthrough);
-      mlirOperationSetAttributeByName(bodies.entries[i].caller, str("passthrough"), passthrough);
+      mark_always_inline(l, body);
+      mark_always_inline(l, bodies.entries[i].caller);
     }
   }
   free(tasks.entries);

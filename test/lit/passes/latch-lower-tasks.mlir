@@ -242,8 +242,10 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // boundary: (0 - address) & 1023 bytes in. x (k contiguous) is staged as 128-byte rows, chunk c of row i
 // at (c ^ i % 8) 16 bytes; w (columns contiguous) as 1 KiB atoms of 8 k rows x 64 columns. Each stage:
 // the wait for its copies, fence.proxy.async (the copies become visible to wgmma's reads), one barrier,
-// the copies of the stage 2 ahead, then wgmma.fence, four m64n128k16 (x K-major: <row>; w MN-major: <row>,
-// i.e. transposed), commit, wait for all; the accumulators are one struct of 64 f32 through the loop.
+// then wgmma.fence, four m64n128k16 (x K-major: <row>; w MN-major: <row>, i.e. transposed), commit, the
+// wait for the previous stage's group (this one stays in flight), a barrier, and the copies of the stage 2
+// ahead into the buffer that group read (wgmma-in-flight, the default; the order without it:
+// latch-lower-tasks-wgmma-in-flight.mlir); the accumulators are one struct of 64 f32 through the loop.
 // CHECK-LABEL: gpu.module @latch attributes {latch.dynamic_shared_bytes = 99328 : i64}
 // CHECK: func.func @task_body_0(
 // CHECK: %[[SMEM:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
@@ -258,14 +260,17 @@ func.func @matmul_tiled(%a: tensor<200x20xf32>, %b: tensor<20x300xf32>) -> tenso
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: nvvm.barrier0
-// CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: %[[FIRST:.*]] = nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[ACC]], <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK-COUNT-3: nvvm.wgmma.mma_async
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
 // CHECK-NEXT: scf.yield
-// CHECK: llvm.extractvalue %[[SUM]][0]
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: llvm.extractvalue %[[SUM]][0]
 // CHECK-NOT: nvvm.mma.sync
 // The stores keep to the pair's rows [lo, hi) as well as the tensor's 20.
 // CHECK: %[[BELOW:.*]] = arith.cmpi slt, %[[ROW:.*]], %c20_i64 : i64
