@@ -124,6 +124,7 @@ typedef struct lowerer {
   int64_t shared_floats; /* the most words of @latch_smem a task uses: the kernel's dynamic shared memory */
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
+  bool unroll_wgmma_copies; /* latch-lower-tasks{unroll-wgmma-copies}: a wgmma stage's copies written out */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
   bool fuse;             /* latch-lower-tasks{fuse}: fused prologues and epilogues inside their partner's tiles */
   /* Tile bodies by the signature of their task (write_signature), and the option that checks them. */
@@ -1743,10 +1744,13 @@ static void product_copy_stage(gen *g, const product_operand *side, int i0, int 
                                stage_layout layout) {
   bool k_contiguous = side->k_stride == 1;
   int64_t per_row = k_contiguous ? depth / 8 : MATMUL_TILE / 8;
-  /* the thread's chunks in a loop, not unrolled here: each holds an element-by-element fallback, and
-   * written out four times per stage (wgmma's 64 k) they made LLVM's share of latch-opt 0.7 s longer */
+  /* the thread's chunks in a loop: each holds an element-by-element fallback, and written out four times
+   * per stage (wgmma's 64 k) they made LLVM's share of latch-opt 0.7 s longer; written out for wgmma's
+   * stages with unroll-wgmma-copies, so that LLVM computes the chunks' places once per tile */
   int chunks = MATMUL_TILE * (int)depth / 8;
-  int e = loop_begin(g, g->tid, ci64(g, chunks), ci64(g, CTA_THREADS));
+  bool unrolled = layout == PLACE_SWIZZLED && g->l->unroll_wgmma_copies;
+  for (int q = 0; q < (unrolled ? chunks / CTA_THREADS : 1); ++q) {
+  int e = unrolled ? addc(g, g->tid, (int64_t)q * CTA_THREADS) : loop_begin(g, g->tid, ci64(g, chunks), ci64(g, CTA_THREADS));
   int row = divc(g, e, per_row), chunk_index = remc(g, e, per_row), chunk = mulc(g, chunk_index, 8);
   int word = stage_word(g, k_contiguous, layout, row, chunk_index);
   int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, k0, k_contiguous ? chunk : row);
@@ -1775,7 +1779,9 @@ static void product_copy_stage(gen *g, const product_operand *side, int i0, int 
   ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>",
      load_eight(g, side->t, index, valid), address);
   when_end(g);
-  loop_end(g);
+  if (!unrolled)
+    loop_end(g);
+  }
 }
 
 /* The warp's place: rows wm * 64 + ..., columns wn * 32 + ...; g = lane / 4, t = lane % 4. */
@@ -6043,6 +6049,7 @@ static bool add_shared_memory(lowerer *l) {
 typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
+  bool unroll_wgmma_copies;
   bool vector_maps;
   bool check_signatures;
   bool fuse;
@@ -6058,6 +6065,11 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "a body inlined into its kernel (called once, or table dispatch): the 4096^3 product 0.944 of the "
      "time without, TinyMoE 1.00 (docs/device-abi.md)",
      offsetof(lower_tasks_options, wgmma_in_flight)},
+    {"unroll-wgmma-copies", LATCH_OPTION_BOOL, "false",
+     "write out each thread's four 16-byte copies per operand of a wgmma stage instead of looping over them, "
+     "so that their places are computed once per tile: the 4096^3 product 0.926 of the time, but TinyMoE "
+     "2x1024 1.017 (H100, 2026-12-05): off",
+     offsetof(lower_tasks_options, unroll_wgmma_copies)},
     {"vector-maps", LATCH_OPTION_BOOL, "true",
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
      "elements per vector access (the same bits; 1.3-1.6% faster TinyMoE updates on the H200)",
@@ -6078,6 +6090,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   memset(&l, 0, sizeof(l));
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
+  l.unroll_wgmma_copies = ((const lower_tasks_options *)options)->unroll_wgmma_copies;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
   l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;
   l.fuse = ((const lower_tasks_options *)options)->fuse;
