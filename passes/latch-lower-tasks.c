@@ -1740,17 +1740,11 @@ static int stage_word(gen *g, bool k_contiguous, stage_layout layout, int row, i
   return add(g, atom, inside);
 }
 
-static void product_copy_stage(gen *g, const product_operand *side, int i0, int k0, int hi, int offset, int64_t depth,
-                               stage_layout layout) {
+/* Chunk e of the stage (product_copy_stage). */
+static void product_copy_chunk(gen *g, const product_operand *side, int i0, int k0, int hi, int offset, int64_t depth,
+                               stage_layout layout, int e) {
   bool k_contiguous = side->k_stride == 1;
   int64_t per_row = k_contiguous ? depth / 8 : MATMUL_TILE / 8;
-  /* the thread's chunks in a loop: each holds an element-by-element fallback, and written out four times
-   * per stage (wgmma's 64 k) they made LLVM's share of latch-opt 0.7 s longer; written out for wgmma's
-   * stages with unroll-wgmma-copies, so that LLVM computes the chunks' places once per tile */
-  int chunks = MATMUL_TILE * (int)depth / 8;
-  bool unrolled = layout == PLACE_SWIZZLED && g->l->unroll_wgmma_copies;
-  for (int q = 0; q < (unrolled ? chunks / CTA_THREADS : 1); ++q) {
-  int e = unrolled ? addc(g, g->tid, (int64_t)q * CTA_THREADS) : loop_begin(g, g->tid, ci64(g, chunks), ci64(g, CTA_THREADS));
   int row = divc(g, e, per_row), chunk_index = remc(g, e, per_row), chunk = mulc(g, chunk_index, 8);
   int word = stage_word(g, k_contiguous, layout, row, chunk_index);
   int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, k0, k_contiguous ? chunk : row);
@@ -1779,9 +1773,22 @@ static void product_copy_stage(gen *g, const product_operand *side, int i0, int 
   ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>",
      load_eight(g, side->t, index, valid), address);
   when_end(g);
-  if (!unrolled)
-    loop_end(g);
+}
+
+static void product_copy_stage(gen *g, const product_operand *side, int i0, int k0, int hi, int offset, int64_t depth,
+                               stage_layout layout) {
+  /* the thread's chunks in a loop: each holds an element-by-element fallback, and written out four times
+   * per stage (wgmma's 64 k) they made LLVM's share of latch-opt 0.7 s longer; written out for wgmma's
+   * stages with unroll-wgmma-copies, so that LLVM computes the chunks' places once per tile */
+  int chunks = MATMUL_TILE * (int)depth / 8;
+  if (layout == PLACE_SWIZZLED && g->l->unroll_wgmma_copies) {
+    for (int q = 0; q < chunks / CTA_THREADS; ++q)
+      product_copy_chunk(g, side, i0, k0, hi, offset, depth, layout, addc(g, g->tid, (int64_t)q * CTA_THREADS));
+    return;
   }
+  int e = loop_begin(g, g->tid, ci64(g, chunks), ci64(g, CTA_THREADS));
+  product_copy_chunk(g, side, i0, k0, hi, offset, depth, layout, e);
+  loop_end(g);
 }
 
 /* The warp's place: rows wm * 64 + ..., columns wn * 32 + ...; g = lane / 4, t = lane % 4. */
