@@ -1231,6 +1231,13 @@ static MlirWalkResult find_wgmma(MlirOperation op, void *user_data) {
   return MlirWalkResultAdvance;
 }
 
+static bool has_wgmma(MlirOperation function) {
+  bool wgmma = false;
+  if (!mlirOperationIsNull(function))
+    mlirOperationWalk(function, find_wgmma, &wgmma, MlirWalkPreOrder);
+  return wgmma;
+}
+
 static void mark_always_inline(lowerer *l, MlirOperation function) {
   MlirAttribute inline_always = mlirStringAttrGet(l->context, str("alwaysinline"));
   mlirOperationSetAttributeByName(function, str("passthrough"), mlirArrayAttrGet(l->context, 1, &inline_always));
@@ -1286,13 +1293,9 @@ static bool build_tables(lowerer *l, dispatch_tables *d) {
   int64_t bytes = 8 * ((int64_t)d->wave_count * WAVE_FIELDS + (int64_t)d->task_row_count * TASK_FIELDS +
                        2 * d->pointer_rows);
   d->space = bytes <= TABLE_CONSTANT_BYTES ? 4 : 1;
-  for (int b = 0; b < d->body_count; ++b) {
-    bool wgmma = false;
-    if (!mlirOperationIsNull(d->bodies[b].function))
-      mlirOperationWalk(d->bodies[b].function, find_wgmma, &wgmma, MlirWalkPreOrder);
-    if (wgmma)
+  for (int b = 0; b < d->body_count; ++b)
+    if (has_wgmma(d->bodies[b].function))
       mark_always_inline(l, d->bodies[b].function);
-  }
   return true;
 }
 
@@ -1782,10 +1785,7 @@ static bool inline_lone_wgmma_bodies(lowerer *l) {
     if (bodies.entries[i].calls != 1)
       continue;
     MlirOperation body = mlirSymbolTableLookup(symbols, bodies.entries[i].callee);
-    bool wgmma = false;
-    if (!mlirOperationIsNull(body))
-      mlirOperationWalk(body, find_wgmma, &wgmma, MlirWalkPreOrder);
-    if (wgmma) { /* the body into its @task_<N>, and that into each kernel that calls it */
+    if (has_wgmma(body)) { /* the body into its @task_<N>, and that into each kernel that calls it */
       mark_always_inline(l, body);
       mark_always_inline(l, bodies.entries[i].caller);
     }
