@@ -125,6 +125,7 @@ typedef struct lowerer {
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   bool unroll_wgmma_copies; /* latch-lower-tasks{unroll-wgmma-copies}: a wgmma stage's copies written out */
+  bool lean_wgmma_stages;   /* latch-lower-tasks{lean-wgmma-stages}: a wgmma stage's places computed once per tile */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
   bool fuse;             /* latch-lower-tasks{fuse}: fused prologues and epilogues inside their partner's tiles */
   /* Tile bodies by the signature of their task (write_signature), and the option that checks them. */
@@ -1906,41 +1907,145 @@ static int64_t product_shared_words(gen *g, const product_operand *a, const prod
 
 /* A shared-memory matrix descriptor: the operand's first byte (`bytes`, an i64 shared address), the
  * leading and stride byte offsets, 128-byte swizzling. */
+static int64_t wg_descriptor_fixed(int64_t leading, int64_t stride) {
+  return ((leading >> 4) & 0x3FFF) << 16 | ((stride >> 4) & 0x3FFF) << 32 | (int64_t)1 << 62;
+}
+
 static int wg_descriptor(gen *g, int bytes, int64_t leading, int64_t stride) {
   int start = op2(g, "arith.andi", op2(g, "arith.shrui", bytes, ci64(g, 4), "i64"), ci64(g, 0x3FFF), "i64");
-  int64_t fixed = ((leading >> 4) & 0x3FFF) << 16 | ((stride >> 4) & 0x3FFF) << 32 | (int64_t)1 << 62;
-  return op2(g, "arith.ori", start, ci64(g, fixed), "i64");
+  return op2(g, "arith.ori", start, ci64(g, wg_descriptor_fixed(leading, stride)), "i64");
+}
+
+/* An operand's layout in a stage buffer: its leading and stride byte offsets, the bytes from one k16 step to
+ * the next, and from one 64-wide i block to the next (A's warpgroups). */
+typedef struct wg_layout {
+  int64_t leading, stride, step_bytes, block_bytes;
+} wg_layout;
+
+static wg_layout wg_layout_of(bool k_contiguous) {
+  if (k_contiguous)
+    return (wg_layout){.leading = 16, .stride = 1024, .step_bytes = 32, .block_bytes = 64 * 128};
+  return (wg_layout){.leading = WG_ATOMS_K * 1024, .stride = 1024, .step_bytes = 2048, .block_bytes = WG_ATOMS_K * 1024};
 }
 
 /* The descriptor of k16 step `step` of an operand staged from shared byte `operand`, from its 64-wide i
  * block `first_block` on (A: the warpgroup's rows; B: 0, all 128 columns). */
 static int wg_operand_descriptor(gen *g, bool k_contiguous, int operand, int64_t step, int first_block) {
-  if (k_contiguous)
-    return wg_descriptor(g, add(g, operand, addc(g, mulc(g, first_block, 64 * 128), 32 * step)), 16, 1024);
-  return wg_descriptor(g, add(g, operand, addc(g, mulc(g, first_block, WG_ATOMS_K * 1024), 2048 * step)),
-                       WG_ATOMS_K * 1024, 1024);
+  wg_layout w = wg_layout_of(k_contiguous);
+  return wg_descriptor(g, add(g, operand, addc(g, mulc(g, first_block, w.block_bytes), w.step_bytes * step)),
+                       w.leading, w.stride);
 }
 
-/* The copies of k stage `stage` (from k = lo + stage WG_DEPTH) into its buffer of the ring at word `ring`. */
+/* lean-wgmma-stages: the same descriptor from `start`, the operand's first 16-byte unit (i32) of slot 0 of the
+ * ring, and the slot: shared addresses lie below 228 KiB, so a start stays below 2^14 units, inside its
+ * 14-bit field, without the mask; the rest of the descriptor is constant. */
+static int wg_lean_descriptor(gen *g, bool k_contiguous, int start, int slot, int64_t step) {
+  wg_layout w = wg_layout_of(k_contiguous);
+  int units = op2(g, "arith.addi", start,
+                  op2(g, "arith.addi", op2(g, "arith.muli", slot, ci32(g, WG_BUFFER_WORDS * 4 / 16), "i32"),
+                      ci32(g, (int32_t)(w.step_bytes * step / 16)), "i32"),
+                  "i32");
+  return op2(g, "arith.ori", cast(g, "arith.extui", units, "i32", "i64"),
+             ci64(g, wg_descriptor_fixed(w.leading, w.stride)), "i64");
+}
+
+/* ---- lean stages (latch-lower-tasks{lean-wgmma-stages}) ----
+ * Chunk q of a thread (e = tid + q CTA_THREADS, product_copy_chunk) lies rows_per_q = CTA_THREADS / per_row
+ * rows after its chunk 0, in the same column of chunks, in every stage; rows_per_q is a multiple of 8, so the
+ * swizzle phase (row % 8) is the same and the chunk's shared word and element index are chunk 0's plus
+ * constants, and a stage's are the first stage's plus (k0 - lo) k_stride elements. When the tile's rows of
+ * the operand are inside [i_lo, i_hi), its stage inside [.., hi) and the thread's chunk 0 16-byte aligned
+ * (then every chunk is: the steps are multiples of 8 elements), each chunk is one cp.async at those places,
+ * without the per-chunk division, swizzle, bounds and alignment tests of product_copy_chunk. */
+typedef struct wg_whole_side {
+  int first_word, first_index; /* i64: the thread's chunk 0 in a buffer, and in the tensor at k = lo */
+  int64_t word_step, index_step;
+} wg_whole_side;
+
+typedef struct wg_whole {
+  wg_whole_side a, b;
+  int inside; /* i1: both operands' tile rows inside and the thread's chunks aligned */
+} wg_whole;
+
+static int wg_whole_side_of(gen *g, const product_operand *side, int i0, int lo, wg_whole_side *out) {
+  bool k_contiguous = side->k_stride == 1;
+  int64_t per_row = k_contiguous ? WG_DEPTH / 8 : MATMUL_TILE / 8, rows_per_q = CTA_THREADS / per_row;
+  int row = divc(g, g->tid, per_row), chunk_index = remc(g, g->tid, per_row), chunk = mulc(g, chunk_index, 8);
+  out->first_word = stage_word(g, k_contiguous, PLACE_SWIZZLED, row, chunk_index);
+  int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, lo, k_contiguous ? chunk : row);
+  out->first_index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
+  /* stage_word's rows: 32 words each along k; 8-row atoms of 256 words along i */
+  out->word_step = k_contiguous ? rows_per_q * 32 : rows_per_q / 8 * 256;
+  out->index_step = rows_per_q * (k_contiguous ? side->i_stride : side->k_stride);
+  int rows_inside = op2(g, "arith.andi", cmpi(g, "sge", i0, side->i_lo, "i64"),
+                        cmpi(g, "sle", addc(g, i0, MATMUL_TILE), side->i_hi, "i64"), "i1");
+  return op2(g, "arith.andi", rows_inside, aligned8(g, out->first_index), "i1");
+}
+
+static void wg_whole_plan(gen *g, const product_operand *a, const product_operand *b, int row0, int col0, int lo,
+                          wg_whole *out) {
+  _Static_assert(CTA_THREADS % (MATMUL_TILE / 8) == 0 && CTA_THREADS / (MATMUL_TILE / 8) % 8 == 0 &&
+                     CTA_THREADS % (WG_DEPTH / 8) == 0 && CTA_THREADS / (WG_DEPTH / 8) % 8 == 0,
+                 "a thread's chunks of a stage are whole 8-row phases apart");
+  int a_inside = wg_whole_side_of(g, a, row0, lo, &out->a);
+  int b_inside = wg_whole_side_of(g, b, col0, lo, &out->b);
+  out->inside = op2(g, "arith.andi", a_inside, b_inside, "i1");
+}
+
+static void wg_whole_copies(gen *g, const product_operand *side, const wg_whole_side *w, int k_offset, int buffer) {
+  int word = add(g, buffer, w->first_word), index = add(g, w->first_index, mulc(g, k_offset, side->k_stride));
+  for (int64_t q = 0; q < MATMUL_TILE * WG_DEPTH / 8 / CTA_THREADS; ++q) {
+    int address = fresh(g);
+    ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
+       shared_base(g), addc(g, word, q * w->word_step));
+    ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+       element_address(g, side->t, addc(g, index, q * w->index_step)));
+  }
+}
+
+/* The copies of k stage `stage` (from k = lo + stage WG_DEPTH) into ring buffer `slot` (stage % WG_STAGES),
+ * the ring at word `ring`; with `whole` (lean stages), a stage inside the operands by wg_whole_copies. */
 static void wg_copy_stage(gen *g, const product_operand *a, const product_operand *b, int row0, int col0, int lo, int hi,
-                          int ring, int stage) {
-  product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, stage, WG_DEPTH)), hi,
-                          add(g, ring, mulc(g, remc(g, stage, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH, PLACE_SWIZZLED,
-                          WG_OPERAND_WORDS);
+                          int ring, int stage, int slot, const wg_whole *whole) {
+  if (!whole) {
+    product_copy_ring_stage(g, a, b, row0, col0, add(g, lo, mulc(g, stage, WG_DEPTH)), hi,
+                            add(g, ring, mulc(g, remc(g, stage, WG_STAGES), WG_BUFFER_WORDS)), WG_DEPTH,
+                            PLACE_SWIZZLED, WG_OPERAND_WORDS);
+    return;
+  }
+  int k_offset = mulc(g, stage, WG_DEPTH), k = add(g, lo, k_offset);
+  int buffer = add(g, ring, mulc(g, slot, WG_BUFFER_WORDS));
+  when_begin(g, op2(g, "arith.andi", whole->inside, cmpi(g, "sle", addc(g, k, WG_DEPTH), hi, "i64"), "i1"));
+  wg_whole_copies(g, a, &whole->a, k_offset, buffer);
+  wg_whole_copies(g, b, &whole->b, k_offset, addc(g, buffer, WG_OPERAND_WORDS));
+  ln(g, "nvvm.cp.async.commit.group");
+  otherwise(g);
+  product_copy_ring_stage(g, a, b, row0, col0, k, hi, buffer, WG_DEPTH, PLACE_SWIZZLED, WG_OPERAND_WORDS);
+  when_end(g);
 }
 
 static void product_accumulate_wgmma(gen *g, const product_operand *a, const product_operand *b, int row0, int col0,
                                      int lo, int hi, const int *acc_in, int *acc_out) {
   need_shared(g, WG_RING_WORDS);
-  bool a_k = a->k_stride == 1, b_k = b->k_stride == 1;
+  bool a_k = a->k_stride == 1, b_k = b->k_stride == 1, lean = g->l->lean_wgmma_stages;
   int smem = fresh(g);
   ln(g, "%%v%d = llvm.ptrtoint %%v%d : !llvm.ptr<3> to i64", smem, shared_base(g));
   int pad = op2(g, "arith.andi", op2(g, "arith.subi", ci64(g, 0), smem, "i64"), ci64(g, WG_ALIGN_BYTES - 1), "i64");
   int ring = divc(g, pad, 4); /* the ring's first word: 1024-byte aligned */
   int warpgroup = divc(g, g->tid, 128);
+  wg_whole whole_plan, *whole = NULL;
+  int a_start = 0, b_start = 0; /* lean: the operands' first 16-byte units in slot 0 (i32) */
+  if (lean) {
+    wg_whole_plan(g, a, b, row0, col0, lo, &whole_plan);
+    whole = &whole_plan;
+    int ring_units = cast(g, "arith.trunci", divc(g, add(g, smem, pad), 16), "i64", "i32");
+    a_start = op2(g, "arith.addi", ring_units,
+                  cast(g, "arith.trunci", mulc(g, warpgroup, wg_layout_of(a_k).block_bytes / 16), "i64", "i32"), "i32");
+    b_start = op2(g, "arith.addi", ring_units, ci32(g, WG_OPERAND_WORDS * 4 / 16), "i32");
+  }
   sync_threads(g);
   int first = loop_begin(g, ci64(g, 0), ci64(g, WG_STAGES - 1), ci64(g, 1));
-  wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, first);
+  wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, first, first, whole);
   loop_end(g);
   int packed = fresh(g);
   ln(g, "%%v%d = llvm.mlir.poison : " WG_ACCUMULATOR_TYPE, packed);
@@ -1949,25 +2054,33 @@ static void product_accumulate_wgmma(gen *g, const product_operand *a, const pro
     ln(g, "%%v%d = llvm.insertvalue %%v%d, %%v%d[%d] : " WG_ACCUMULATOR_TYPE, next, acc_in[r], packed, r);
     packed = next;
   }
-  static const char *const acc_type[1] = {WG_ACCUMULATOR_TYPE};
-  int carried, result;
-  int k0 = for_begin(g, lo, hi, ci64(g, WG_DEPTH), 1, &packed, acc_type, &carried, &result);
+  /* the accumulators, and under lean stages the stage's ring slot (i32), carried from stage to stage */
+  static const char *const carried_types[2] = {WG_ACCUMULATOR_TYPE, "i32"};
+  int init[2] = {packed, lean ? ci32(g, 0) : 0}, carried[2], result[2], n_carried = lean ? 2 : 1;
+  int k0 = for_begin(g, lo, hi, ci64(g, WG_DEPTH), n_carried, init, carried_types, carried, result);
   int stage = divc(g, sub(g, k0, lo), WG_DEPTH);
   ln(g, "nvvm.cp.async.wait.group %d", WG_STAGES - 2);
   ln(g, "nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}");
   sync_threads(g);
-  int ahead = addc(g, stage, WG_STAGES - 1);
+  int ahead = addc(g, stage, WG_STAGES - 1), ahead_slot = 0, slot32 = carried[1];
+  if (lean) /* (slot + WG_STAGES - 1) % WG_STAGES without a division */
+    ahead_slot = cast(g, "arith.extui",
+                      sel(g, cmpi(g, "eq", slot32, ci32(g, 0), "i32"), ci32(g, WG_STAGES - 1),
+                                 op2(g, "arith.subi", slot32, ci32(g, 1), "i32"), "i32"),
+                      "i32", "i64");
   bool in_flight = g->l->wgmma_in_flight;
   if (!in_flight) /* the buffer of stage - 1, whose wgmma every warpgroup waited for */
-    wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, ahead);
+    wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, ahead, ahead_slot, whole);
   /* the current buffer as shared bytes */
-  int a_bytes = add(g, add(g, smem, pad), mulc(g, remc(g, stage, WG_STAGES), WG_BUFFER_WORDS * 4));
-  int b_bytes = addc(g, a_bytes, WG_OPERAND_WORDS * 4);
+  int a_bytes = lean ? 0 : add(g, add(g, smem, pad), mulc(g, remc(g, stage, WG_STAGES), WG_BUFFER_WORDS * 4));
+  int b_bytes = lean ? 0 : addc(g, a_bytes, WG_OPERAND_WORDS * 4);
   ln(g, "nvvm.wgmma.fence.aligned");
-  int acc = carried;
+  int acc = carried[0];
   for (int64_t step = 0; step < WG_DEPTH / 16; ++step) {
-    int da = wg_operand_descriptor(g, a_k, a_bytes, step, warpgroup);
-    int db = wg_operand_descriptor(g, b_k, b_bytes, step, ci64(g, 0));
+    int da = lean ? wg_lean_descriptor(g, a_k, a_start, slot32, step)
+                  : wg_operand_descriptor(g, a_k, a_bytes, step, warpgroup);
+    int db = lean ? wg_lean_descriptor(g, b_k, b_start, slot32, step)
+                  : wg_operand_descriptor(g, b_k, b_bytes, step, ci64(g, 0));
     int next = fresh(g);
     ln(g, "%%v%d = nvvm.wgmma.mma_async %%v%d, %%v%d, %%v%d, #nvvm.shape<m = 64, n = 128, k = 16>, "
           "D [<f32>, #nvvm.wgmma_scale_out<one>], A [<bf16>, #nvvm.wgmma_scale_in<one>, <%s>], "
@@ -1981,16 +2094,22 @@ static void product_accumulate_wgmma(gen *g, const product_operand *a, const pro
      * its buffer (that of stage + WG_STAGES - 1) can be refilled */
     ln(g, "nvvm.wgmma.wait.group.sync.aligned 1");
     sync_threads(g);
-    wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, ahead);
+    wg_copy_stage(g, a, b, row0, col0, lo, hi, ring, ahead, ahead_slot, whole);
   } else {
     ln(g, "nvvm.wgmma.wait.group.sync.aligned 0");
   }
-  for_end(g, 1, &acc, acc_type);
+  int next_slot = 0;
+  if (lean) {
+    int up = op2(g, "arith.addi", slot32, ci32(g, 1), "i32");
+    next_slot = sel(g, cmpi(g, "eq", up, ci32(g, WG_STAGES), "i32"), ci32(g, 0), up, "i32");
+  }
+  int yielded[2] = {acc, next_slot};
+  for_end(g, n_carried, yielded, carried_types);
   if (in_flight)
     ln(g, "nvvm.wgmma.wait.group.sync.aligned 0");
   for (int r = 0; r < PRODUCT_ACCUMULATORS; ++r) {
     acc_out[r] = fresh(g);
-    ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : " WG_ACCUMULATOR_TYPE, acc_out[r], result, r);
+    ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : " WG_ACCUMULATOR_TYPE, acc_out[r], result[0], r);
   }
 }
 
@@ -6057,6 +6176,7 @@ typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
   bool unroll_wgmma_copies;
+  bool lean_wgmma_stages;
   bool vector_maps;
   bool check_signatures;
   bool fuse;
@@ -6077,6 +6197,11 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "so that their places are computed once per tile: the 4096^3 product 0.926 of the time, but TinyMoE "
      "2x1024 1.017 (H100, 2026-12-05): off",
      offsetof(lower_tasks_options, unroll_wgmma_copies)},
+    {"lean-wgmma-stages", LATCH_OPTION_BOOL, "false",
+     "a wgmma stage's places computed once per tile and stepped: a stage inside both operands (the tile's "
+     "rows, its k, the thread's first chunk 16-byte aligned) copied by 16-byte copies without per-chunk "
+     "tests, the matrix descriptors from one start per operand, the ring slot carried",
+     offsetof(lower_tasks_options, lean_wgmma_stages)},
     {"vector-maps", LATCH_OPTION_BOOL, "true",
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
      "elements per vector access (the same bits; 1.3-1.6% faster TinyMoE updates on the H200)",
@@ -6098,6 +6223,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
   l.unroll_wgmma_copies = ((const lower_tasks_options *)options)->unroll_wgmma_copies;
+  l.lean_wgmma_stages = ((const lower_tasks_options *)options)->lean_wgmma_stages;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
   l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;
   l.fuse = ((const lower_tasks_options *)options)->fuse;
