@@ -17,7 +17,7 @@ cp bench/ab.sh bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/r
 # The standalone kernels of bench/kernels.py, with the GPU checks' forward pipeline.
 mkdir -p .bundle/bench/kernels
 # The products also as NAME-waitall.ptx (latch-lower-tasks{wgmma-in-flight=false}: each stage waits for its
-# wgmma) and NAME-lean.ptx (latch-lower-tasks{lean-wgmma-stages=true}), for bench/ab.sh BASE=NEW pairs;
+# wgmma) and NAME-general.ptx (latch-lower-tasks{lean-wgmma-stages=false}), for bench/ab.sh BASE=NEW pairs;
 # kernels.py times only NAME.ptx.
 front='latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena'
 for src in bench/kernels/*.mlir; do
@@ -26,8 +26,8 @@ for src in bench/kernels/*.mlir; do
   case $name in matmul-*)
     "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name-waitall.ptx" --emit=ptx \
       --pass-pipeline="builtin.module($front,latch-lower-tasks{wgmma-in-flight=false},latch-lower-intervals)"
-    "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name-lean.ptx" --emit=ptx \
-      --pass-pipeline="builtin.module($front,latch-lower-tasks{lean-wgmma-stages=true},latch-lower-intervals)"
+    "$build/latch-opt" "$src" -o ".bundle/bench/kernels/$name-general.ptx" --emit=ptx \
+      --pass-pipeline="builtin.module($front,latch-lower-tasks{lean-wgmma-stages=false},latch-lower-intervals)"
   esac
 done
 python3 - "$build" <<'PY'

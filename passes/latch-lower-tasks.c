@@ -124,7 +124,6 @@ typedef struct lowerer {
   int64_t shared_floats; /* the most words of @latch_smem a task uses: the kernel's dynamic shared memory */
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
-  bool unroll_wgmma_copies; /* latch-lower-tasks{unroll-wgmma-copies}: a wgmma stage's copies written out */
   bool lean_wgmma_stages;   /* latch-lower-tasks{lean-wgmma-stages}: a wgmma stage's places computed once per tile */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
   bool fuse;             /* latch-lower-tasks{fuse}: fused prologues and epilogues inside their partner's tiles */
@@ -1779,15 +1778,9 @@ static void product_copy_chunk(gen *g, const product_operand *side, int i0, int 
 static void product_copy_stage(gen *g, const product_operand *side, int i0, int k0, int hi, int offset, int64_t depth,
                                stage_layout layout) {
   /* the thread's chunks in a loop: each holds an element-by-element fallback, and written out four times
-   * per stage (wgmma's 64 k) they made LLVM's share of latch-opt 0.7 s longer; written out for wgmma's
-   * stages with unroll-wgmma-copies, so that LLVM computes the chunks' places once per tile */
-  int chunks = MATMUL_TILE * (int)depth / 8;
-  if (layout == PLACE_SWIZZLED && g->l->unroll_wgmma_copies) {
-    for (int q = 0; q < chunks / CTA_THREADS; ++q)
-      product_copy_chunk(g, side, i0, k0, hi, offset, depth, layout, addc(g, g->tid, (int64_t)q * CTA_THREADS));
-    return;
-  }
-  int e = loop_begin(g, g->tid, ci64(g, chunks), ci64(g, CTA_THREADS));
+   * per stage (wgmma's 64 k) they made LLVM's share of latch-opt 0.7 s longer; lean wgmma stages copy whole
+   * stages without it (wg_whole_copies) */
+  int e = loop_begin(g, g->tid, ci64(g, MATMUL_TILE * depth / 8), ci64(g, CTA_THREADS));
   product_copy_chunk(g, side, i0, k0, hi, offset, depth, layout, e);
   loop_end(g);
 }
@@ -6175,7 +6168,6 @@ static bool add_shared_memory(lowerer *l) {
 typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
-  bool unroll_wgmma_copies;
   bool lean_wgmma_stages;
   bool vector_maps;
   bool check_signatures;
@@ -6192,15 +6184,11 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "a body inlined into its kernel (called once, or table dispatch): the 4096^3 product 0.944 of the "
      "time without, TinyMoE 1.00 (docs/device-abi.md)",
      offsetof(lower_tasks_options, wgmma_in_flight)},
-    {"unroll-wgmma-copies", LATCH_OPTION_BOOL, "false",
-     "write out each thread's four 16-byte copies per operand of a wgmma stage instead of looping over them, "
-     "so that their places are computed once per tile: the 4096^3 product 0.926 of the time, but TinyMoE "
-     "2x1024 1.017 (H100, 2026-12-05): off",
-     offsetof(lower_tasks_options, unroll_wgmma_copies)},
-    {"lean-wgmma-stages", LATCH_OPTION_BOOL, "false",
+    {"lean-wgmma-stages", LATCH_OPTION_BOOL, "true",
      "a wgmma stage's places computed once per tile and stepped: a stage inside both operands (the tile's "
      "rows, its k, the thread's first chunk 16-byte aligned) copied by 16-byte copies without per-chunk "
-     "tests, the matrix descriptors from one start per operand, the ring slot carried",
+     "tests, the matrix descriptors from one start per operand, the ring slot carried (the 4096^3 product "
+     "0.708 of the time, TinyMoE 2x1024 0.943, 32x1024 0.926; H200, 2026-12-06)",
      offsetof(lower_tasks_options, lean_wgmma_stages)},
     {"vector-maps", LATCH_OPTION_BOOL, "true",
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
@@ -6222,7 +6210,6 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   memset(&l, 0, sizeof(l));
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
-  l.unroll_wgmma_copies = ((const lower_tasks_options *)options)->unroll_wgmma_copies;
   l.lean_wgmma_stages = ((const lower_tasks_options *)options)->lean_wgmma_stages;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
   l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;

@@ -68,19 +68,16 @@ PIPELINES = {
     # default keeps it in flight into the next stage).
     "forward-waitall": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                        "latch-verify-arena,latch-lower-tasks{wgmma-in-flight=false},latch-lower-intervals{staged=true})",
-    # forward and train with latch-lower-tasks{lean-wgmma-stages=true}: a wgmma stage inside its operands copied
-    # without per-chunk tests, its places and descriptors stepped from once per tile.
-    "forward-lean": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
-                    "latch-verify-arena,latch-lower-tasks{lean-wgmma-stages=true},latch-lower-intervals{staged=true})",
-    "train-lean": "builtin.module(latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,"
-                  "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks{lean-wgmma-stages=true},"
-                  "latch-lower-intervals{staged=true})",
+    # forward with latch-lower-tasks{lean-wgmma-stages=false}: every wgmma stage copied chunk by chunk with its
+    # bounds and alignment tests (the default copies a stage inside its operands without them).
+    "forward-general": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
+                       "latch-verify-arena,latch-lower-tasks{lean-wgmma-stages=false},latch-lower-intervals{staged=true})",
     # forward with latch-lower-tasks{vector-maps=false}: the scalar element-wise path that vector-maps replaces
     # where tensors are aligned.
     "forward-scalar": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                       "latch-verify-arena,latch-lower-tasks{vector-maps=false},latch-lower-intervals{staged=true})",
 }
-TRAIN_PIPELINES = ("train", "train-table", "train-lean")  # latch-train first: the entry is its @f_update
+TRAIN_PIPELINES = ("train", "train-table")  # latch-train first: the entry is its @f_update
 # latch-interp references are computed only for programs up to this many parameter elements (TinyMoE at
 # full size would take hours in fp64 and its references would not fit the bundle; its gradients are
 # checked against PyTorch fp64 on the GPU machine instead).

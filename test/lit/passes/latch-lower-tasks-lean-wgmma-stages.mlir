@@ -1,13 +1,26 @@
-// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{lean-wgmma-stages=true})' \
+// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
 // RUN:   | FileCheck %s
+// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{wgmma-in-flight=false})' \
+// RUN:   | FileCheck %s --check-prefix=WAITALL
 
-// latch-lower-tasks{lean-wgmma-stages}: the wgmma ring slot of a stage is carried from stage to stage as an
+// latch-lower-tasks{lean-wgmma-stages} (the default): the wgmma ring slot of a stage is carried from stage to stage as an
 // i32 (0, 1, 2, 0, ...; the slot two stages ahead is a select, no division), and each matrix descriptor is
 // one operand start plus slot and step constants or'ed with the constant rest of the descriptor (K-major A:
 // leading 16, stride 1024 bytes; MN-major B: leading 4096, stride 1024). A stage's copies test once whether
 // the tile's rows and the stage's k lie inside both operands and the thread's first chunk is 16-byte
 // aligned: then eight cp.async (four per operand) at places stepped from the tile's first, and the commit;
-// otherwise the general per-chunk copies. The prologue's two stages are copied the same way.
+// otherwise the general per-chunk copies. The prologue's two stages are copied the same way. With
+// wgmma-in-flight=false (WAITALL) the stage two ahead is copied the same way before the wgmma.
+// WAITALL-LABEL: func.func @task_body_0(
+// WAITALL: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %c0_i32) -> (!llvm.struct<({{(f32, )+}}f32)>, i32) : i64 {
+// WAITALL: scf.if
+// WAITALL-COUNT-8: nvvm.cp.async.shared.global
+// WAITALL-NEXT: nvvm.cp.async.commit.group
+// WAITALL-NEXT: } else {
+// WAITALL: nvvm.wgmma.fence.aligned
+// WAITALL-NOT: nvvm.cp.async.shared.global
+// WAITALL: nvvm.wgmma.wait.group.sync.aligned 0
+// WAITALL: scf.yield %{{.*}}, %{{.*}} : !llvm.struct<({{(f32, )+}}f32)>, i32
 // CHECK-LABEL: func.func @task_body_0(
 // CHECK: nvvm.barrier0
 // CHECK-NEXT: scf.for %{{.*}} = %c0_i64 to %c2_i64 step %c1_i64  : i64 {

@@ -1,24 +1,15 @@
-// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
+// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{lean-wgmma-stages=false})' \
 // RUN:   | FileCheck %s
-// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{wgmma-in-flight=false})' \
+// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{wgmma-in-flight=false lean-wgmma-stages=false})' \
 // RUN:   | FileCheck %s --check-prefix=OFF
-// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks{unroll-wgmma-copies=true})' \
-// RUN:   | FileCheck %s --check-prefix=UNROLL
 
 // latch-lower-tasks{wgmma-in-flight} (the default): each stage's wgmma group stays in flight while the next stage
 // waits for its copies and issues its own: after the commit, wgmma.wait_group 1 (the previous stage's
 // group done), a CTA barrier (done in every warpgroup), and only then the copies of the stage 2 ahead, into
 // the buffer that the previous group read; after the loop, wait_group 0 before the accumulators are read.
 // With wgmma-in-flight=false (OFF) the copies come before the wgmma and every stage waits for all its groups.
-// By default each operand's 16-byte copies of a stage are a loop over the thread's chunks (tid, tid + 256,
-// ... 1024); with unroll-wgmma-copies=true (UNROLL) they are written out: eight cp.async per stage (four
-// per operand) and no such loop.
-// UNROLL-LABEL: func.func @task_body_0(
-// UNROLL: nvvm.wgmma.wait.group.sync.aligned 1
-// UNROLL-NOT: step %c256_i64
-// UNROLL-COUNT-8: nvvm.cp.async.shared.global
-// UNROLL-NOT: nvvm.cp.async.shared.global
-// UNROLL: nvvm.cp.async.commit.group
+// Both with lean-wgmma-stages=false, the general copies (latch-lower-tasks-lean-wgmma-stages.mlir has the
+// default's).
 // CHECK-LABEL: func.func @task_body_0(
 // CHECK: %[[SUM:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (!llvm.struct<({{(f32, )+}}f32)>) : i64 {
 // CHECK: nvvm.cp.async.wait.group 1
