@@ -1898,12 +1898,13 @@ static int64_t product_shared_words(gen *g, const product_operand *a, const prod
   return 2 * PRODUCT_B_OFFSET;
 }
 
-/* A shared-memory matrix descriptor: the operand's first byte (`bytes`, an i64 shared address), the
- * leading and stride byte offsets, 128-byte swizzling. */
+/* A matrix descriptor's bits other than its start: the leading and stride byte offsets, 128-byte swizzling. */
 static int64_t wg_descriptor_fixed(int64_t leading, int64_t stride) {
   return ((leading >> 4) & 0x3FFF) << 16 | ((stride >> 4) & 0x3FFF) << 32 | (int64_t)1 << 62;
 }
 
+/* A shared-memory matrix descriptor: the operand's first byte (`bytes`, an i64 shared address), the
+ * leading and stride byte offsets, 128-byte swizzling. */
 static int wg_descriptor(gen *g, int bytes, int64_t leading, int64_t stride) {
   int start = op2(g, "arith.andi", op2(g, "arith.shrui", bytes, ci64(g, 4), "i64"), ci64(g, 0x3FFF), "i64");
   return op2(g, "arith.ori", start, ci64(g, wg_descriptor_fixed(leading, stride)), "i64");
