@@ -1740,15 +1740,30 @@ static int stage_word(gen *g, bool k_contiguous, stage_layout layout, int row, i
   return add(g, atom, inside);
 }
 
+/* Where chunk e of a stage (8 elements along the operand's contiguous axis) goes and comes from: its word
+ * in the stage buffer, its first element's i and k, and its index in the tensor. */
+typedef struct chunk_place {
+  int word, i, k, index; /* i64 values */
+} chunk_place;
+
+static chunk_place chunk_place_of(gen *g, const product_operand *side, int i0, int k0, int64_t depth,
+                                  stage_layout layout, int e) {
+  bool k_contiguous = side->k_stride == 1;
+  int64_t per_row = k_contiguous ? depth / 8 : MATMUL_TILE / 8;
+  int row = divc(g, e, per_row), chunk_index = remc(g, e, per_row), chunk = mulc(g, chunk_index, 8);
+  chunk_place p = {.word = stage_word(g, k_contiguous, layout, row, chunk_index)};
+  p.i = add(g, i0, k_contiguous ? row : chunk);
+  p.k = add(g, k0, k_contiguous ? chunk : row);
+  p.index = add(g, side->base, add(g, mulc(g, p.i, side->i_stride), mulc(g, p.k, side->k_stride)));
+  return p;
+}
+
 /* Chunk e of the stage (product_copy_stage). */
 static void product_copy_chunk(gen *g, const product_operand *side, int i0, int k0, int hi, int offset, int64_t depth,
                                stage_layout layout, int e) {
   bool k_contiguous = side->k_stride == 1;
-  int64_t per_row = k_contiguous ? depth / 8 : MATMUL_TILE / 8;
-  int row = divc(g, e, per_row), chunk_index = remc(g, e, per_row), chunk = mulc(g, chunk_index, 8);
-  int word = stage_word(g, k_contiguous, layout, row, chunk_index);
-  int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, k0, k_contiguous ? chunk : row);
-  int index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
+  chunk_place place = chunk_place_of(g, side, i0, k0, depth, layout, e);
+  int word = place.word, i = place.i, k = place.k, index = place.index;
   int valid[8], whole;
   if (k_contiguous) {
     int row_ok = in_range(g, i, side->i_lo, side->i_hi);
@@ -1964,10 +1979,9 @@ typedef struct wg_whole {
 static int wg_whole_side_of(gen *g, const product_operand *side, int i0, int lo, wg_whole_side *out) {
   bool k_contiguous = side->k_stride == 1;
   int64_t per_row = k_contiguous ? WG_DEPTH / 8 : MATMUL_TILE / 8, rows_per_q = CTA_THREADS / per_row;
-  int row = divc(g, g->tid, per_row), chunk_index = remc(g, g->tid, per_row), chunk = mulc(g, chunk_index, 8);
-  out->first_word = stage_word(g, k_contiguous, PLACE_SWIZZLED, row, chunk_index);
-  int i = add(g, i0, k_contiguous ? row : chunk), k = add(g, lo, k_contiguous ? chunk : row);
-  out->first_index = add(g, side->base, add(g, mulc(g, i, side->i_stride), mulc(g, k, side->k_stride)));
+  chunk_place first = chunk_place_of(g, side, i0, lo, WG_DEPTH, PLACE_SWIZZLED, g->tid);
+  out->first_word = first.word;
+  out->first_index = first.index;
   /* stage_word's rows: 32 words each along k; 8-row atoms of 256 words along i */
   out->word_step = k_contiguous ? rows_per_q * 32 : rows_per_q / 8 * 256;
   out->index_step = rows_per_q * (k_contiguous ? side->i_stride : side->k_stride);
@@ -1997,8 +2011,9 @@ static void wg_whole_copies(gen *g, const product_operand *side, const wg_whole_
   }
 }
 
-/* The copies of k stage `stage` (from k = lo + stage WG_DEPTH) into ring buffer `slot` (stage % WG_STAGES),
- * the ring at word `ring`; with `whole` (lean stages), a stage inside the operands by wg_whole_copies. */
+/* The copies of k stage `stage` (from k = lo + stage WG_DEPTH) into its ring buffer, the ring at word `ring`.
+ * With `whole` (lean stages) the buffer is `slot`, carried by the caller, and a stage inside the operands is
+ * copied by wg_whole_copies; without, the buffer is stage % WG_STAGES (`slot` unused). */
 static void wg_copy_stage(gen *g, const product_operand *a, const product_operand *b, int row0, int col0, int lo, int hi,
                           int ring, int stage, int slot, const wg_whole *whole) {
   if (!whole) {
