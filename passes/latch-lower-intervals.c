@@ -60,7 +60,6 @@ typedef struct lower_options {
   int64_t spin_sleep_ns;
   bool table_dispatch;
   bool dataflow;
-  bool spin_relaxed;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -98,11 +97,6 @@ static const latch_pass_option lower_option_table[] = {
      "the earlier tasks it conflicts with (what it reads they write, what it writes they read or write: "
      "arena bytes, arguments, shared scratch) have all their tiles done (not with table-dispatch)",
      offsetof(lower_options, dataflow)},
-    {"spin-relaxed", LATCH_OPTION_BOOL, "true",
-     "a CTA waiting at the grid barrier (or a dataflow wait) reads the counter with relaxed loads and acquires "
-     "once, by a fence, after the count is reached (false: an acquire load each read; each one invalidates "
-     "the L1 cache of its SM, which the CTA sharing that SM may still be reading through)",
-     offsetof(lower_options, spin_relaxed)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -170,7 +164,6 @@ typedef struct lowerer {
   bool tile_counter;       /* @latch_main takes tiles from the tile counter (else round robin) */
   int64_t counter_min_tiles; /* latch-lower-intervals{counter-min-tiles}: smaller waves run round robin */
   int64_t spin_sleep_ns;   /* latch-lower-intervals{spin-sleep} */
-  bool spin_relaxed;       /* latch-lower-intervals{spin-relaxed} */
   bool trace_tiles;        /* and records each tile's begin and end when tracing */
   bool table_dispatch;     /* latch-lower-intervals{table-dispatch} */
   bool dataflow;           /* latch-lower-intervals{dataflow}: dependency waits instead of grid barriers */
@@ -977,18 +970,15 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
 
 static void write_trace_value(writer *w, const char *indent, const char *guard, int interval, int first, int count);
 
-/* Thread 0 (inside its scf.if) spins until the u32 at `counter` (an SSA name) reaches %v<target>, sleeping
- * latch-lower-intervals{spin-sleep} ns before each further read. With spin-relaxed the reads are relaxed
- * and one acquire fence follows the loop (it synchronizes with the release fences before the adds it
- * read); ptxas turns every acquire, load or fence, into an invalidation of the SM's whole L1 cache, which
- * the other CTA on the SM may still be reading through. Else each read is an acquire load. The grid
- * barrier and the dataflow waits share it. */
+/* Thread 0 (inside its scf.if) spins until the u32 at `counter` (an SSA name) reaches %v<target>: acquire
+ * loads, sleeping latch-lower-intervals{spin-sleep} ns before each further read. The grid barrier and the
+ * dataflow waits share it. */
 static void write_spin_until(writer *w, const lowerer *l, const char *counter, int target) {
   latch_text *t = w->t;
   int seen = fresh(w), wait = fresh(w);
   latch_text_put(t, "      scf.while : () -> () {\n");
-  latch_text_put(t, "        %%v%d = llvm.load %s atomic syncscope(\"device\") %s {alignment = 4 : i64} "
-                    ": !llvm.ptr<1> -> i32\n", seen, counter, l->spin_relaxed ? "monotonic" : "acquire");
+  latch_text_put(t, "        %%v%d = llvm.load %s atomic syncscope(\"device\") acquire {alignment = 4 : i64} "
+                    ": !llvm.ptr<1> -> i32\n", seen, counter);
   latch_text_put(t, "        %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", wait, seen, target);
   latch_text_put(t, "        scf.condition(%%v%d)\n", wait);
   latch_text_put(t, "      } do {\n");
@@ -999,8 +989,6 @@ static void write_spin_until(writer *w, const lowerer *l, const char *counter, i
   }
   latch_text_put(t, "        scf.yield\n");
   latch_text_put(t, "      }\n");
-  if (l->spin_relaxed)
-    latch_text_put(t, "      llvm.fence syncscope(\"device\") acquire\n");
 }
 
 /* With dataflow, before wave `g` (program-wide number): thread 0 waits until each task the wave waits for
@@ -2198,7 +2186,6 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
     mlirEmitError(mlirOperationGetLocation(module), "latch-lower-intervals: spin-sleep must be 0..1000000 ns");
     return mlirLogicalResultFailure();
   }
-  l.spin_relaxed = ((const lower_options *)options)->spin_relaxed;
   l.trace_tiles = l.tile_counter && ((const lower_options *)options)->trace_tiles;
   l.table_dispatch = ((const lower_options *)options)->table_dispatch;
   /* Table dispatch walks its waves from tables and keeps the grid barriers. */
