@@ -1340,12 +1340,19 @@ static int prologue_load(gen *g, const tensor_ref *t, int index) {
   return r;
 }
 
-/* The store of element `index` of a result whose epilogue is fused: the epilogue's results there. */
-static void epilogue_store(gen *g, const tensor_ref *t, int index, int value) {
+/* The inputs of a fused epilogue at element `index` other than the stored result (whose slots stay 0). */
+static void epilogue_load_inputs(gen *g, const fused_epilogue *e, int index, int *values) {
+  for (int k = 0; k < e->in_count; ++k)
+    values[k] = e->is_result[k] ? 0 : load_raw(g, &e->in[k], e->in[k].rank == 0 ? ci64(g, 0) : index);
+}
+
+/* The epilogue's results at element `index` of `t`, from the stored `value` and the other inputs there
+ * (epilogue_load_inputs), stored. */
+static void epilogue_finish(gen *g, const tensor_ref *t, int index, int value, const int *inputs) {
   const fused_epilogue *e = t->epilogue;
   int values[LATCH_MAP_MAX_INPUTS], results[LATCH_MAP_MAX_OUTPUTS];
   for (int k = 0; k < e->in_count; ++k)
-    values[k] = e->is_result[k] ? value : load_raw(g, &e->in[k], e->in[k].rank == 0 ? ci64(g, 0) : index);
+    values[k] = e->is_result[k] ? value : inputs[k];
   if (!e->map_body[0]) {
     store_raw(g, &e->out[0], index, convert_value(g, values[0], e->in[0].dt, e->out[0].dt));
     return;
@@ -1353,6 +1360,21 @@ static void epilogue_store(gen *g, const tensor_ref *t, int index, int value) {
   call_map_body(g, e->map_body, e->in_count, e->in, values, e->out_count, e->out, results);
   for (int r = 0; r < e->out_count; ++r)
     store_raw(g, &e->out[r], index, results[r]);
+}
+
+/* Whether a fused epilogue loads inputs other than the stored result (constants load nothing). */
+static bool epilogue_loads(const fused_epilogue *e) {
+  for (int k = 0; k < e->in_count; ++k)
+    if (!e->is_result[k] && e->in[k].kind != PLACE_CONST)
+      return true;
+  return false;
+}
+
+/* The store of element `index` of a result whose epilogue is fused: the epilogue's results there. */
+static void epilogue_store(gen *g, const tensor_ref *t, int index, int value) {
+  int inputs[LATCH_MAP_MAX_INPUTS];
+  epilogue_load_inputs(g, t->epilogue, index, inputs);
+  epilogue_finish(g, t, index, value, inputs);
 }
 
 /* Element i of the one input (convert, reshape). */
@@ -2192,6 +2214,58 @@ static int row_in(gen *g, int row, int64_t rows, int row_lo, int row_hi) {
  * Accumulator tile q (registers 4q .. 4q + 3, 16 x 8) of a thread starts at row 16 (q / 4), column
  * 8 (q % 4) of its warp's 64 x 32 outputs under mma.sync; at column 8 q of its warp's 16 rows x 128
  * columns under wgmma. */
+/* Accumulator pairs (q, h) per batch of a fused epilogue's loads (product_store_epilogue_mma). */
+#define EPILOGUE_BATCH_PAIRS 8
+
+/* A thread's place for accumulators 4 q + 2 h and 4 q + 2 h + 1 of an mma or wgmma tile: the first one's
+ * row, column and element index in out, and whether the row is stored. */
+typedef struct mma_place {
+  int row, col, index, row_ok;
+} mma_place;
+
+static mma_place mma_place_of(gen *g, const mma_lane *w, bool wgmma, int out_base, int row0, int col0, int64_t rows,
+                              int64_t cols, int row_lo, int row_hi, int q, int h) {
+  int64_t row_step = wgmma ? 0 : 16 * (q / 4), col_step = wgmma ? 8 * q : 8 * (q % 4);
+  mma_place p;
+  p.row = add(g, add(g, row0, add(g, w->row, w->g)), ci64(g, row_step + 8 * h));
+  p.col = add(g, add(g, col0, add(g, w->col, mulc(g, w->t, 2))), ci64(g, col_step));
+  p.index = add(g, out_base, add(g, mulc(g, p.row, cols), p.col));
+  p.row_ok = row_in(g, p.row, rows, row_lo, row_hi);
+  return p;
+}
+
+/* The stores of an mma or wgmma tile whose result has a fused epilogue that loads other inputs: each batch of
+ * EPILOGUE_BATCH_PAIRS accumulator pairs first loads those inputs for all its elements (at element 0 where
+ * the element is not stored, so that every load is unconditional), then applies the epilogue and stores.
+ * Element by element, each load would wait for the store before it, which may alias it: 64 round trips to
+ * memory in a row per thread. The same thread reads and writes each element, so the order within an element
+ * is kept. */
+static void product_store_epilogue_mma(gen *g, const tensor_ref *out, const mma_lane *w, bool wgmma, int out_base,
+                                       int row0, int col0, int64_t rows, int64_t cols, int row_lo, int row_hi,
+                                       const int *acc) {
+  const fused_epilogue *e = out->epilogue;
+  int pairs = PRODUCT_ACCUMULATORS / 2;
+  for (int first = 0; first < pairs; first += EPILOGUE_BATCH_PAIRS) {
+    int index[2 * EPILOGUE_BATCH_PAIRS], ok[2 * EPILOGUE_BATCH_PAIRS];
+    int inputs[2 * EPILOGUE_BATCH_PAIRS][LATCH_MAP_MAX_INPUTS];
+    for (int p = 0; p < EPILOGUE_BATCH_PAIRS; ++p) {
+      mma_place place = mma_place_of(g, w, wgmma, out_base, row0, col0, rows, cols, row_lo, row_hi,
+                                     (first + p) / 2, (first + p) % 2);
+      for (int x = 0; x < 2; ++x) {
+        int at = 2 * p + x;
+        index[at] = addc(g, place.index, x);
+        ok[at] = op2(g, "arith.andi", place.row_ok, cmpi(g, "slt", addc(g, place.col, x), ci64(g, cols), "i64"), "i1");
+        epilogue_load_inputs(g, e, sel(g, ok[at], index[at], ci64(g, 0), "i64"), inputs[at]);
+      }
+    }
+    for (int at = 0; at < 2 * EPILOGUE_BATCH_PAIRS; ++at) {
+      when_begin(g, ok[at]);
+      epilogue_finish(g, out, index[at], acc[2 * first + at], inputs[at]);
+      when_end(g);
+    }
+  }
+}
+
 static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
                               int64_t cols, int row_lo, int row_hi, bool wgmma, const int *acc) {
   mma_lane w = mma_lane_of(g);
@@ -2199,14 +2273,15 @@ static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int r
     w.row = mulc(g, divc(g, g->tid, 32), 16);
     w.col = ci64(g, 0);
   }
+  if (out->epilogue && epilogue_loads(out->epilogue)) {
+    product_store_epilogue_mma(g, out, &w, wgmma, out_base, row0, col0, rows, cols, row_lo, row_hi, acc);
+    return;
+  }
   bool pairs = out->dt == DT_F32 && place_aligned(out, 8) && !out->epilogue;
   for (int q = 0; q < PRODUCT_ACCUMULATORS / 4; ++q)
     for (int h = 0; h < 2; ++h) {
-      int64_t row_step = wgmma ? 0 : 16 * (q / 4), col_step = wgmma ? 8 * q : 8 * (q % 4);
-      int row = add(g, add(g, row0, add(g, w.row, w.g)), ci64(g, row_step + 8 * h));
-      int col = add(g, add(g, col0, add(g, w.col, mulc(g, w.t, 2))), ci64(g, col_step));
-      int index = add(g, out_base, add(g, mulc(g, row, cols), col));
-      int row_ok = row_in(g, row, rows, row_lo, row_hi);
+      mma_place place = mma_place_of(g, &w, wgmma, out_base, row0, col0, rows, cols, row_lo, row_hi, q, h);
+      int col = place.col, index = place.index, row_ok = place.row_ok;
       const int *value = &acc[q * 4 + 2 * h];
       if (pairs) {
         int both = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, 1), ci64(g, cols), "i64"), "i1");

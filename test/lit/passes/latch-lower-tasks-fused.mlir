@@ -53,9 +53,45 @@ func.func @product(%a: tensor<64x64xf32>, %b: tensor<64x64xbf16>) -> tensor<64x6
 
 // A residual added to a tensor-core product is its epilogue (latch-fuse-phases: its other input is of the
 // product's shape and defined before it): each store of the product calls the map's body on the value and
-// r at the same index and stores the sum into y; the map gets tiles = 0 and the interval one wave.
+// r at the same index and stores the sum into y; the map gets tiles = 0 and the interval one wave. The loads
+// of r come in batches of 16 (8 accumulator pairs) before the batch's stores: element by element, each load
+// would wait for the store before it, which may alias it.
 // TASKS: func.func @task_body_0(%{{.*}}: i32 {{{.*}}}, %[[A:[^:]+]]: !llvm.ptr<1>, %[[B:[^:]+]]: !llvm.ptr<1>, %[[R:[^:]+]]: !llvm.ptr<1>, %[[Y:[^:]+]]: !llvm.ptr<1>)
 // TASKS: nvvm.wgmma.mma_async
+// TASKS-NOT: llvm.getelementptr %[[Y]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: func.call @map_body_0
+// TASKS: llvm.getelementptr %[[R]][
+// TASKS-NOT: llvm.getelementptr %[[R]][
 // TASKS: %[[SUM:.*]] = func.call @map_body_0(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // TASKS-NEXT: %[[AT:.*]] = llvm.getelementptr %[[Y]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // TASKS-NEXT: llvm.store %[[SUM]], %[[AT]] : f32, !llvm.ptr<1>
