@@ -41,6 +41,12 @@
 /* args[1] points to the sync words (64 u32 that the runtime zeroes before each update): the grid barrier's
  * counter in word 0, the tile counter in word 32 (its own 128-byte line, away from the barrier's spinning). */
 #define TILE_COUNTER_WORD 32
+/* spread-ctas (docs/device-abi.md "Spread CTAs"): a CTA's rank on its SM is its claim on word
+ * SPREAD_FIRST_WORD + (%smid mod SPREAD_SM_SLOTS); the CTAs of rank r (ranks above SPREAD_RANKS - 1 count as
+ * that) count themselves on word SPREAD_FIRST_WORD + SPREAD_SM_SLOTS + r. */
+#define SPREAD_FIRST_WORD 64
+#define SPREAD_SM_SLOTS 256
+#define SPREAD_RANKS 8
 /* With dataflow: task k's count of finished tiles in word DATAFLOW_FIRST_WORD + k; then each counted wave's
  * tile counter on a 128-byte line of its own (docs/device-abi.md "Dataflow"). */
 #define DATAFLOW_FIRST_WORD 64
@@ -60,6 +66,7 @@ typedef struct lower_options {
   int64_t spin_sleep_ns;
   bool table_dispatch;
   bool dataflow;
+  bool spread_ctas;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -97,6 +104,12 @@ static const latch_pass_option lower_option_table[] = {
      "the earlier tasks it conflicts with (what it reads they write, what it writes they read or write: "
      "arena bytes, arguments, shared scratch) have all their tiles done (not with table-dispatch)",
      offsetof(lower_options, dataflow)},
+    {"spread-ctas", LATCH_OPTION_BOOL, "false",
+     "from interval 1 on, @latch_main numbers its CTAs so that the first ones lie on distinct SMs (each CTA "
+     "claims its rank on its SM and its place among the CTAs of that rank; docs/device-abi.md \"Spread CTAs\"), "
+     "and a wave's tile t runs first on the CTA of number t: a wave of fewer tiles than CTAs no longer puts two "
+     "tiles on one SM while others idle (not with dataflow or table-dispatch)",
+     offsetof(lower_options, spread_ctas)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -167,6 +180,7 @@ typedef struct lowerer {
   bool trace_tiles;        /* and records each tile's begin and end when tracing */
   bool table_dispatch;     /* latch-lower-intervals{table-dispatch} */
   bool dataflow;           /* latch-lower-intervals{dataflow}: dependency waits instead of grid barriers */
+  bool spread_ctas;        /* latch-lower-intervals{spread-ctas} (never with dataflow or table dispatch) */
   /* With dataflow, per wave of the program (interval by interval, wave by wave): the tasks whose tiles
    * must all be done before a CTA starts it, wave_deps[dep_start[g] .. dep_start[g + 1]). */
   int *interval_first_wave; /* the program-wide number of each interval's wave 0 */
@@ -339,7 +353,7 @@ static bool read_program(lowerer *l) {
     }
     l->task_count++;
   }
-  static const char *const own_symbols[] = {"latch_main", "latch_next_tile"};
+  static const char *const own_symbols[] = {"latch_main", "latch_next_tile", "latch_spread"};
   for (size_t k = 0; k < sizeof(own_symbols) / sizeof(own_symbols[0]); ++k) {
     MlirOperation existing = mlirSymbolTableLookup(symbols, str(own_symbols[k]));
     if (!mlirOperationIsNull(existing))
@@ -459,7 +473,8 @@ static MlirWalkResult find_globals(MlirOperation op, void *user_data) {
   }
   MlirStringRef symbol = mlirFlatSymbolRefAttrGetValue(name);
   /* Shared memory is the CTA's own: its tiles run one after another, with CTA barriers between. */
-  if (mlirStringRefEqual(symbol, str("latch_smem")) || mlirStringRefEqual(symbol, str("latch_next_tile")))
+  if (mlirStringRefEqual(symbol, str("latch_smem")) || mlirStringRefEqual(symbol, str("latch_next_tile")) ||
+      mlirStringRefEqual(symbol, str("latch_spread")))
     return MlirWalkResultAdvance;
   add_access(walk->plan, walk->list, global_number(walk->plan, symbol), 0, INT64_MAX, true);
   return MlirWalkResultAdvance;
@@ -617,8 +632,12 @@ static bool plan_dataflow(lowerer *l) {
 
 typedef struct writer {
   latch_text *t;
-  int next; /* the next %vN */
+  int next;          /* the next %vN */
+  bool spread_ready; /* spread-ctas: @latch_main's %spread is defined (after its first grid barrier) */
 } writer;
+
+/* The number of the CTA whose first tile of a wave is tile 0: %cta, or %spread once it is defined. */
+static const char *first_tile_of(const writer *w) { return w->spread_ready ? "%spread" : "%cta"; }
 
 static int fresh(writer *w) { return w->next++; }
 
@@ -822,7 +841,7 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave,
   int total_value = fresh(w), tile = fresh(w);
   latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
   if (!dataflow) {
-    latch_text_put(t, "    scf.for %%v%d = %%cta to %%v%d step %%grid : i32 {\n", tile, total_value);
+    latch_text_put(t, "    scf.for %%v%d = %s to %%v%d step %%grid : i32 {\n", tile, first_tile_of(w), total_value);
     write_tile_dispatch(w, l, interval, wave, tile);
     latch_text_put(t, "    }\n");
     return;
@@ -931,8 +950,8 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
     latch_text_put(t, "    } do {\n");
     latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32, %%v%d: i32, %%v%d: i32):\n", tile, parity, current, count);
   } else {
-    latch_text_put(t, "    %%v%d:2 = scf.while (%%v%d = %%cta, %%v%d = %%c0) : (i32, i32) -> (i32, i32) {\n", results,
-                   tile, parity);
+    latch_text_put(t, "    %%v%d:2 = scf.while (%%v%d = %s, %%v%d = %%c0) : (i32, i32) -> (i32, i32) {\n", results,
+                   tile, first_tile_of(w), parity);
     latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", go, tile, total_value);
     latch_text_put(t, "      scf.condition(%%v%d) %%v%d, %%v%d : i32, i32\n", go, tile, parity);
     latch_text_put(t, "    } do {\n");
@@ -1014,6 +1033,57 @@ static void write_dependency_wait(writer *w, const lowerer *l, int g) {
   latch_text_put(t, "    nvvm.barrier0\n");
 }
 
+/* spread-ctas, at the top of @latch_main (docs/device-abi.md "Spread CTAs"): thread 0 claims the CTA's rank
+ * on its SM, %spread_claim#0 (at most SPREAD_RANKS - 1), and its order among the CTAs of that rank,
+ * %spread_claim#1 (relaxed adds: nothing else is ordered by them); other threads get zeros. */
+static void write_spread_claim(writer *w) {
+  latch_text *t = w->t;
+  int sm = fresh(w), slot = fresh(w), claim = fresh(w), seen = fresh(w), rank = fresh(w), word = fresh(w),
+      count = fresh(w);
+  latch_text_put(t, "    %%spread_words = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
+                 SPREAD_FIRST_WORD);
+  latch_text_put(t, "    %%spread_shared = llvm.mlir.addressof @latch_spread : !llvm.ptr<3>\n");
+  latch_text_put(t, "    %%spread_claim:2 = scf.if %%leader -> (i32, i32) {\n");
+  latch_text_put(t, "      %%v%d = nvvm.read.ptx.sreg.smid : i32\n", sm);
+  latch_text_put(t, "      %%v%d = arith.remui %%v%d, %%c%d : i32\n", slot, sm, SPREAD_SM_SLOTS);
+  latch_text_put(t, "      %%v%d = llvm.getelementptr %%spread_words[%%v%d] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32\n",
+                 claim, slot);
+  latch_text_put(t, "      %%v%d = llvm.atomicrmw add %%v%d, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
+                 seen, claim);
+  latch_text_put(t, "      %%v%d = arith.minui %%v%d, %%c%d : i32\n", rank, seen, SPREAD_RANKS - 1);
+  latch_text_put(t, "      %%v%d = llvm.getelementptr %%spread_words[%%v%d] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32\n",
+                 word, rank);
+  latch_text_put(t, "      %%v%d = llvm.getelementptr %%v%d[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n", count, word,
+                 SPREAD_SM_SLOTS);
+  int order = fresh(w);
+  latch_text_put(t, "      %%v%d = llvm.atomicrmw add %%v%d, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
+                 order, count);
+  latch_text_put(t, "      scf.yield %%v%d, %%v%d : i32, i32\n", rank, order);
+  latch_text_put(t, "    } else {\n");
+  latch_text_put(t, "      scf.yield %%c0, %%c0 : i32, i32\n");
+  latch_text_put(t, "    }\n");
+}
+
+/* spread-ctas, thread 0 inside the first grid barrier, after the spin (every CTA has claimed by then): the
+ * CTA's number, the CTAs of lower ranks plus its order among its own, into @latch_spread. The numbers are
+ * a permutation of 0 .. gridDim.x - 1, and those below the count of rank 0 lie on distinct SMs. */
+static void write_spread_number(writer *w) {
+  latch_text *t = w->t;
+  char sum[32] = "%spread_claim#1";
+  for (int r = 0; r + 1 < SPREAD_RANKS; ++r) {
+    int word = fresh(w), count = fresh(w), below = fresh(w), add = fresh(w), next = fresh(w);
+    latch_text_put(t, "      %%v%d = llvm.getelementptr %%spread_words[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n", word,
+                   SPREAD_SM_SLOTS + r);
+    latch_text_put(t, "      %%v%d = llvm.load %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : "
+                      "!llvm.ptr<1> -> i32\n", count, word);
+    latch_text_put(t, "      %%v%d = arith.cmpi ugt, %%spread_claim#0, %%c%d : i32\n", below, r);
+    latch_text_put(t, "      %%v%d = arith.select %%v%d, %%v%d, %%c0 : i32\n", add, below, count);
+    latch_text_put(t, "      %%v%d = arith.addi %s, %%v%d : i32\n", next, sum, add);
+    snprintf(sum, sizeof(sum), "%%v%d", next);
+  }
+  latch_text_put(t, "      llvm.store %s, %%spread_shared {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", sum);
+}
+
 /* docs/device-abi.md "Grid barrier": bar.sync; thread 0 fences (release at gpu scope), adds 1 to the
  * counter (monotonic), computes the count that ends this barrier and spins on an acquire load; bar.sync.
  * The fence is explicit because NVPTX prints an acq_rel atomicrmw without ordering. A CTA that finds the
@@ -1037,8 +1107,15 @@ static void write_barrier(writer *w, const lowerer *l, int interval, int interva
   latch_text_put(t, "      %%v%d = arith.addi %%v%d, %%c1 : i32\n", next, round);
   latch_text_put(t, "      %%v%d = arith.muli %%v%d, %%grid : i32\n", target, next);
   write_spin_until(w, l, "%counter", target);
+  bool spread_now = l->spread_ctas && !w->spread_ready;
+  if (spread_now)
+    write_spread_number(w);
   latch_text_put(t, "    }\n");
   latch_text_put(t, "    nvvm.barrier0\n");
+  if (spread_now) {
+    latch_text_put(t, "    %%spread = llvm.load %%spread_shared {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n");
+    w->spread_ready = true;
+  }
 }
 
 /* ---- table-dispatch: each tile body called from one place ----
@@ -1603,11 +1680,14 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text *t) {
-  writer w = {t, 0};
+  writer w = {t, 0, false};
   bool counted = any_wave_counted(l);
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   if (d)
     write_tables(d, t);
+  if (l->spread_ctas)
+    latch_text_put(t, "  llvm.mlir.global internal @latch_spread() {addr_space = 3 : i32, alignment = 4 : i64} : i32 {\n"
+                      "    %%u = llvm.mlir.undef : i32\n    llvm.return %%u : i32\n  }\n");
   if (counted)
     latch_text_put(t, "  llvm.mlir.global internal @latch_next_tile() {addr_space = 3 : i32, alignment = 4 : i64} : "
                       "!llvm.array<2 x i32> {\n"
@@ -1638,6 +1718,13 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
   if (l->dataflow && !d)
     latch_text_put(t, "    %%task_done = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
                    DATAFLOW_FIRST_WORD);
+  if (l->spread_ctas) {
+    /* %c<r> for the ranks after 0 and 1, and %c<slots> */
+    for (int r = 2; r < SPREAD_RANKS; ++r)
+      latch_text_put(t, "    %%c%d = arith.constant %d : i32\n", r, r);
+    latch_text_put(t, "    %%c%d = arith.constant %d : i32\n", SPREAD_SM_SLOTS, SPREAD_SM_SLOTS);
+    write_spread_claim(&w);
+  }
   if (counted) {
     if (!(l->dataflow && !d)) /* with dataflow each counted wave has its own tile counter */
       latch_text_put(t, "    %%tile_counter = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
@@ -1707,6 +1794,7 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
   }
   latch_text_put(t, "    gpu.return\n");
   latch_text_put(t, "  }\n");
+  w.spread_ready = false; /* the staged kernels number their CTAs by %cta */
   for (int i = 0; l->staged && i < l->interval_count; ++i)
     for (int wave = 0; wave < staged_waves(l, i); ++wave)
       write_staged_kernel(&w, l, i, wave);
@@ -2114,7 +2202,7 @@ static bool record_manifest(lowerer *l) {
   latch_text_put(&t,
                  "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": %lld,%s\n",
                  BLOCK_THREADS, (long long)shared_bytes, l->trace_tiles ? " \"tile_trace\": true," : "");
-  if (l->dataflow)
+  if (l->dataflow || l->spread_ctas)
     latch_text_put(&t, " \"sync_words\": %lld,", (long long)l->sync_words);
   latch_text_put(&t, " \"arena_bytes\": %lld,\n \"intervals\": [", (long long)arena_bytes);
   for (int i = 0; i < l->interval_count; ++i) {
@@ -2188,6 +2276,10 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   }
   l.trace_tiles = l.tile_counter && ((const lower_options *)options)->trace_tiles;
   l.table_dispatch = ((const lower_options *)options)->table_dispatch;
+  l.spread_ctas = ((const lower_options *)options)->spread_ctas && !l.table_dispatch &&
+                  !((const lower_options *)options)->dataflow;
+  if (l.spread_ctas)
+    l.sync_words = SPREAD_FIRST_WORD + SPREAD_SM_SLOTS + SPREAD_RANKS;
   /* Table dispatch walks its waves from tables and keeps the grid barriers. */
   l.dataflow = ((const lower_options *)options)->dataflow && !l.table_dispatch;
   if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && record_manifest(&l))
