@@ -19,7 +19,7 @@
 #define LATCH_ABI_ARG_FIRST_BUFFER 3
 /* u32 words at args[1], zeroed before each update: the grid barrier's counter (word 0) and the tile
  * counter (word 32, its own 128-byte line); a manifest's "sync_words" asks for more (dataflow: the tasks'
- * tile counts and each wave's tile counter), never fewer. */
+ * tile counts and each wave's tile counter; spread-ctas: the CTAs' claims), never fewer. */
 #define LATCH_ABI_SYNC_WORDS 64
 #define LATCH_ABI_MAX_SYNC_WORDS (1 << 24)
 /* The arena's alignment. */
@@ -100,7 +100,7 @@ typedef struct latch_manifest {
   /* Optional ("tile_trace", from latch-lower-intervals{trace-tiles=true}): a tracing kernel also records
    * each tile's begin and end (trace.h). */
   bool tile_trace;
-  /* "sync_words" (optional, from latch-lower-intervals{dataflow}): the u32 words at args[1] that the
+  /* "sync_words" (optional, from latch-lower-intervals{dataflow} or {spread-ctas}): the u32 words at args[1] that the
    * runtime zeroes before each update; LATCH_ABI_SYNC_WORDS when absent. */
   int64_t sync_words;
   /* Optional ("staged_kernels", from latch-lower-intervals{staged=true}): the staged control's kernels in
