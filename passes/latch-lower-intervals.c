@@ -659,7 +659,6 @@ static const char *first_tile_name(int first, char *name, size_t size) {
   return name;
 }
 
-
 /* Thread 0 of a tracing CTA writes %globaltimer into trace[(cta * intervals + interval) * 3 + point] for
  * each point of `points` (one timer read). `guard` is the i1 value that selects the writing thread. */
 static void write_trace(writer *w, const char *indent, const char *guard, int interval, int first_point,

@@ -2210,10 +2210,6 @@ static int row_in(gen *g, int row, int64_t rows, int row_lo, int row_hi) {
   return op2(g, "arith.andi", ok, inside, "i1");
 }
 
-/* Rows below `rows` are stored; with row_lo >= 0 (an i64 value) only rows in [row_lo, row_hi) of those.
- * Accumulator tile q (registers 4q .. 4q + 3, 16 x 8) of a thread starts at row 16 (q / 4), column
- * 8 (q % 4) of its warp's 64 x 32 outputs under mma.sync; at column 8 q of its warp's 16 rows x 128
- * columns under wgmma. */
 /* Accumulator pairs (q, h) per batch of a fused epilogue's loads (product_store_epilogue_mma). */
 #define EPILOGUE_BATCH_PAIRS 8
 
@@ -2266,6 +2262,10 @@ static void product_store_epilogue_mma(gen *g, const tensor_ref *out, const mma_
   }
 }
 
+/* Rows below `rows` are stored; with row_lo >= 0 (an i64 value) only rows in [row_lo, row_hi) of those.
+ * Accumulator tile q (registers 4q .. 4q + 3, 16 x 8) of a thread starts at row 16 (q / 4), column
+ * 8 (q % 4) of its warp's 64 x 32 outputs under mma.sync; at column 8 q of its warp's 16 rows x 128
+ * columns under wgmma. */
 static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int row0, int col0, int64_t rows,
                               int64_t cols, int row_lo, int row_hi, bool wgmma, const int *acc) {
   mma_lane w = mma_lane_of(g);
