@@ -7,7 +7,12 @@ For each interval of a trace: span (the first CTA's entry to the last CTA's end 
 busiest CTA work, and gap (from the interval's last end of work to the next interval's first entry: the
 grid barrier's release in a persistent run, the kernel boundary in a staged one).
 
-  python3 bench/compare_traces.py A.json B.json [--top N]
+With --shared-sms N, also for each trace whose tracks name their SM (a persistent run): the N intervals
+where the CTAs that work share an SM most, with how many SMs they used, how many of those ran two or more
+working CTAs, and the median work of a CTA alone on its SM against one that shares it (docs/device-abi.md
+"Spread CTAs": a wave of fewer tiles than CTAs may still put two on one SM).
+
+  python3 bench/compare_traces.py A.json B.json [--top N] [--shared-sms N]
 """
 import argparse
 import json
@@ -39,11 +44,50 @@ def intervals_of(path):
     return rows
 
 
+def sm_sharing(path, top, busy=0.25):
+    """Prints the `top` intervals of `path` whose busiest CTA on a shared SM outlasts the median CTA alone on
+    its SM the most (a CTA counts as working when it works at least `busy` of the interval's busiest CTA:
+    one without tiles still spends a few hundred nanoseconds)."""
+    events = json.load(open(path))["traceEvents"]
+    sm_of = {}
+    for e in events:
+        if e.get("name") == "thread_name" and " / CTA " in e["args"]["name"]:
+            sm_of[e["tid"]] = e["args"]["name"].split(" / ")[0]
+    if not sm_of:
+        print(f"\n{path}: its tracks do not name their SM (not a persistent run?)")
+        return
+    works = defaultdict(list)
+    for e in events:
+        if e.get("cat") == "work" and e["tid"] in sm_of:
+            works[(e["args"]["interval"], e["name"])].append((e["dur"], sm_of[e["tid"]]))
+    median = lambda xs: sorted(xs)[len(xs) // 2] if xs else 0.0
+    rows = []
+    for (index, name), w in works.items():
+        most = max(d for d, _ in w)
+        w = [(d, sm) for d, sm in w if d >= busy * most]
+        per_sm = defaultdict(int)
+        for _, sm in w:
+            per_sm[sm] += 1
+        alone = [d for d, sm in w if per_sm[sm] == 1]
+        shared = [d for d, sm in w if per_sm[sm] > 1]
+        if alone and shared:
+            rows.append((max(shared) - median(alone), index, name, len(w), len(per_sm),
+                         sum(n > 1 for n in per_sm.values()), median(alone), median(shared)))
+    rows.sort(reverse=True)
+    print(f"\n{path}: intervals whose working CTAs share SMs (us: busiest shared - median alone; CTAs, SMs, "
+          f"SMs shared; median work alone / shared)")
+    for cost, index, name, ctas, sms, doubled, alone, shared in rows[:top]:
+        print(f"  i{index} {name:28} {cost:+7.1f}   {ctas:4} CTAs on {sms:3} SMs, {doubled:3} shared   "
+              f"{alone:6.1f} / {shared:6.1f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("--top", type=int, default=25, help="intervals listed by the difference of their spans")
+    ap.add_argument("--shared-sms", type=int, default=0, metavar="N",
+                    help="also list each persistent trace's N intervals whose working CTAs share SMs most")
     args = ap.parse_args()
     ra, rb = intervals_of(args.a), intervals_of(args.b)
     if len(ra) != len(rb):
@@ -66,6 +110,8 @@ def main():
         print(f"  {a['name']:32} {b['span'] - a['span']:+8.1f}   span {a['span']:7.1f} / {b['span']:7.1f}   "
               f"mean {a['mean']:7.1f} / {b['mean']:7.1f}   busiest {a['busiest']:7.1f} / {b['busiest']:7.1f}   "
               f"gap {a['gap']:5.1f} / {b['gap']:5.1f}")
+    for path in (args.a, args.b) if args.shared_sms > 0 else ():
+        sm_sharing(path, args.shared_sms)
 
 
 if __name__ == "__main__":
