@@ -210,6 +210,20 @@ def test_compare_traces(tmp):
     trace(b, [[(0, 5), (0, 5)]])
     r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), a, b], capture_output=True, text=True)
     check("compare_traces.py: traces of different schedules are refused", r.returncode != 0 and "intervals" in r.stderr)
+    # --shared-sms: CTAs 0 and 1 share SM 7 (10 us each), CTA 2 is alone on SM 3 (5 us), CTA 3 has no tile.
+    events = [{"name": "thread_name", "ph": "M", "pid": 0, "tid": c, "args": {"name": f"SM {sm} / CTA {c}"}}
+              for c, sm in enumerate((7, 7, 3, 4))]
+    events += [{"name": "i0.matmul", "cat": "work", "ph": "X", "pid": 0, "tid": c, "ts": 0, "dur": dur,
+                "args": {"interval": 0, "tiles": 3, "cta": c}} for c, dur in enumerate((10, 10, 5, 0.3))]
+    json.dump({"traceEvents": events}, open(a, "w"))
+    json.dump({"traceEvents": events}, open(b, "w"))
+    r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), a, b, "--shared-sms", "3"],
+                       capture_output=True, text=True)
+    rows = [line.split() for line in r.stdout.splitlines() if line.startswith("  i0 ")]
+    ok = (r.returncode == 0 and len(rows) == 2 and rows[0][2] == "+5.0" and rows[0][3:9] == ["3", "CTAs", "on", "2",
+          "SMs,", "1"] and rows[0][-3:] == ["5.0", "/", "10.0"])
+    check("compare_traces.py --shared-sms: CTAs sharing an SM against one alone", ok,
+          "" if ok else r.stdout[-400:] + r.stderr[:200])
 
 
 def test_busiest_ctas(tmp):
