@@ -641,21 +641,14 @@ static int fresh(writer *w) { return w->next++; }
 /* The CTA's first tile of a wave of %v<total> tiles: %cta; or, once %spread is defined, %spread when the
  * wave has fewer tiles than CTAs (then the tiles lie on distinct SMs as far as they can; a wave with as many
  * tiles as CTAs keeps %cta, whose neighbours share a GPC: measured 1.023 of the time at 32x1024 with
- * %spread for every wave). Writes the choice as %v<N> and returns N, or -1 for %cta. */
-static int first_tile_of(writer *w, int total) {
+ * %spread for every wave), written as %v<N>. Returns the value's name, in `name` when it is written. */
+static const char *first_tile_of(writer *w, int total, char name[static 16]) {
   if (!w->spread_ready)
-    return -1;
+    return "%cta";
   int fewer = fresh(w), first = fresh(w);
   latch_text_put(w->t, "    %%v%d = arith.cmpi ult, %%v%d, %%grid : i32\n", fewer, total);
   latch_text_put(w->t, "    %%v%d = arith.select %%v%d, %%spread, %%cta : i32\n", first, fewer);
-  return first;
-}
-
-/* "%v<first>" or "%cta" into name. */
-static const char *first_tile_name(int first, char *name, size_t size) {
-  if (first < 0)
-    return "%cta";
-  snprintf(name, size, "%%v%d", first);
+  snprintf(name, 16, "%%v%d", first);
   return name;
 }
 
@@ -859,8 +852,8 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave,
   int total_value = fresh(w), tile = fresh(w);
   latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
   if (!dataflow) {
-    char name[32];
-    const char *first = first_tile_name(first_tile_of(w, total_value), name, sizeof(name));
+    char name[16];
+    const char *first = first_tile_of(w, total_value, name);
     latch_text_put(t, "    scf.for %%v%d = %s to %%v%d step %%grid : i32 {\n", tile, first, total_value);
     write_tile_dispatch(w, l, interval, wave, tile);
     latch_text_put(t, "    }\n");
@@ -970,8 +963,8 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
     latch_text_put(t, "    } do {\n");
     latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32, %%v%d: i32, %%v%d: i32):\n", tile, parity, current, count);
   } else {
-    char name[32];
-    const char *first = first_tile_name(first_tile_of(w, total_value), name, sizeof(name));
+    char name[16];
+    const char *first = first_tile_of(w, total_value, name);
     latch_text_put(t, "    %%v%d:2 = scf.while (%%v%d = %s, %%v%d = %%c0) : (i32, i32) -> (i32, i32) {\n", results,
                    tile, first, parity);
     latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", go, tile, total_value);

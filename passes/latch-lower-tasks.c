@@ -2230,6 +2230,11 @@ static mma_place mma_place_of(gen *g, const mma_lane *w, bool wgmma, int out_bas
   return p;
 }
 
+/* Whether element `x` (0 or 1) of the pair at `p` is stored: its row is, and its column lies inside cols. */
+static int mma_place_stored(gen *g, const mma_place *p, int x, int64_t cols) {
+  return op2(g, "arith.andi", p->row_ok, cmpi(g, "slt", addc(g, p->col, x), ci64(g, cols), "i64"), "i1");
+}
+
 /* The stores of an mma or wgmma tile whose result has a fused epilogue that loads other inputs: each batch of
  * EPILOGUE_BATCH_PAIRS accumulator pairs first loads those inputs for all its elements (at element 0 where
  * the element is not stored, so that every load is unconditional), then applies the epilogue and stores.
@@ -2250,7 +2255,7 @@ static void product_store_epilogue_mma(gen *g, const tensor_ref *out, const mma_
       for (int x = 0; x < 2; ++x) {
         int at = 2 * p + x;
         index[at] = addc(g, place.index, x);
-        ok[at] = op2(g, "arith.andi", place.row_ok, cmpi(g, "slt", addc(g, place.col, x), ci64(g, cols), "i64"), "i1");
+        ok[at] = mma_place_stored(g, &place, x, cols);
         epilogue_load_inputs(g, e, sel(g, ok[at], index[at], ci64(g, 0), "i64"), inputs[at]);
       }
     }
@@ -2281,17 +2286,17 @@ static void product_store_mma(gen *g, const tensor_ref *out, int out_base, int r
   for (int q = 0; q < PRODUCT_ACCUMULATORS / 4; ++q)
     for (int h = 0; h < 2; ++h) {
       mma_place place = mma_place_of(g, &w, wgmma, out_base, row0, col0, rows, cols, row_lo, row_hi, q, h);
-      int col = place.col, index = place.index, row_ok = place.row_ok;
+      int index = place.index;
       const int *value = &acc[q * 4 + 2 * h];
       if (pairs) {
-        int both = op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, 1), ci64(g, cols), "i64"), "i1");
+        int both = mma_place_stored(g, &place, 1, cols);
         int even = cmpi(g, "eq", op2(g, "arith.andi", index, ci64(g, 1), "i64"), ci64(g, 0), "i64");
         when_begin(g, op2(g, "arith.andi", both, even, "i1"));
         store_f32_pair(g, out, index, value[0], value[1]);
         otherwise(g);
       }
       for (int e = 0; e < 2; ++e) {
-        when_begin(g, op2(g, "arith.andi", row_ok, cmpi(g, "slt", addc(g, col, e), ci64(g, cols), "i64"), "i1"));
+        when_begin(g, mma_place_stored(g, &place, e, cols));
         store_f32(g, out, addc(g, index, e), value[e]);
         when_end(g);
       }
