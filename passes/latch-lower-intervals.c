@@ -700,6 +700,15 @@ static int64_t wave_tiles(const lowerer *l, int interval, int wave) {
   return total;
 }
 
+/* The tiles of every wave before wave `wave` of interval `interval`: where its tiles' records start. */
+static uint32_t tiles_before(const lowerer *l, int interval, int wave) {
+  uint32_t total = 0;
+  for (int i = 0; i <= interval; ++i)
+    for (int v = 0; v < (i == interval ? wave : l->interval_waves[i]); ++v)
+      total += (uint32_t)wave_tiles(l, i, v);
+  return total;
+}
+
 /* Whether wave `wave` of interval `interval` takes its tiles after the first from the tile counter. */
 static bool wave_counted(const lowerer *l, int interval, int wave) {
   return l->tile_counter && (l->trace_tiles || wave_tiles(l, interval, wave) >= l->counter_min_tiles);
@@ -840,11 +849,15 @@ static void write_final_signal(writer *w, int results, int first) {
   latch_text_put(t, "    }\n");
 }
 
+static void write_tile_record(writer *w, const lowerer *l, int tile, uint32_t base, int base_value, int word);
+
 /* Round robin (the staged kernels, and @latch_main with tile-counter=false): for (t = blockIdx.x;
  * t < total; t += gridDim.x). With dataflow (@latch_main only) the loop carries the task of the last tile
  * and how many of its tiles the CTA ran, and signals them when the task changes and after the loop (a CTA
- * barrier first, then thread 0). */
-static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave, bool dataflow) {
+ * barrier first, then thread 0). With trace-tiles (only the staged kernels: @latch_main then counts every
+ * wave) each tile is recorded as the counted loop records it, numbered after the `base` tiles of the
+ * earlier waves, with a CTA barrier before its end. */
+static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave, bool dataflow, uint32_t base) {
   latch_text *t = w->t;
   int64_t total = wave_tiles(l, interval, wave);
   if (total == 0)
@@ -855,7 +868,11 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave,
     char name[16];
     const char *first = first_tile_of(w, total_value, name);
     latch_text_put(t, "    scf.for %%v%d = %s to %%v%d step %%grid : i32 {\n", tile, first, total_value);
+    write_tile_record(w, l, tile, base, -1, 0);
     write_tile_dispatch(w, l, interval, wave, tile);
+    if (l->trace_tiles)
+      latch_text_put(t, "      nvvm.barrier0\n");
+    write_tile_record(w, l, tile, base, -1, 1);
     latch_text_put(t, "    }\n");
     return;
   }
@@ -869,6 +886,19 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave,
   latch_text_put(t, "    }\n");
   latch_text_put(t, "    nvvm.barrier0\n");
   write_final_signal(w, results, 0);
+}
+
+/* With trace-tiles, %tile_records: the tiles' records, after every CTA's interval words and %smid words
+ * (docs/device-abi.md "Trace"; the staged kernels write no %smid word but leave its place). */
+static void write_tile_records_start(writer *w, const lowerer *l) {
+  latch_text *t = w->t;
+  if (!l->trace_tiles)
+    return;
+  latch_text_put(t, "    %%grid_wide = arith.extui %%grid : i32 to i64\n");
+  latch_text_put(t, "    %%cta_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3 + 1);
+  latch_text_put(t, "    %%records_offset = arith.muli %%grid_wide, %%cta_words : i64\n");
+  latch_text_put(t, "    %%tile_records = llvm.getelementptr %%trace[%%records_offset] : (!llvm.ptr<1>, i64) -> "
+                    "!llvm.ptr<1>, i64\n");
 }
 
 /* A tracing CTA's thread 0 stores %globaltimer into word `word` (0: begin, 1: end) of the record of tile
@@ -1682,9 +1712,10 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
   latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
   latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
   latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
+  write_tile_records_start(w, l);
   if (first)
     write_trace(w, "    ", "%trace_leader", interval, 0, 1);
-  write_tile_loop(w, l, interval, wave, false);
+  write_tile_loop(w, l, interval, wave, false, tiles_before(l, interval, wave));
   latch_text_put(t, "    nvvm.barrier0\n");
   latch_text_put(t, "    nvvm.griddepcontrol launch_dependents\n");
   if (last)
@@ -1756,14 +1787,7 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
   latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
   latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
   latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
-  if (l->trace_tiles) {
-    /* The tiles' records follow every CTA's interval words and %smid words (docs/device-abi.md "Trace"). */
-    latch_text_put(t, "    %%grid_wide = arith.extui %%grid : i32 to i64\n");
-    latch_text_put(t, "    %%cta_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3 + 1);
-    latch_text_put(t, "    %%records_offset = arith.muli %%grid_wide, %%cta_words : i64\n");
-    latch_text_put(t, "    %%tile_records = llvm.getelementptr %%trace[%%records_offset] : (!llvm.ptr<1>, i64) -> "
-                      "!llvm.ptr<1>, i64\n");
-  }
+  write_tile_records_start(&w, l);
   write_trace_smid(&w);
   if (d)
     write_table_waves(&w, l, d);
@@ -1781,7 +1805,7 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
         int word = l->dataflow ? (int)(l->ticket_first_word + LINE_WORDS * counted_waves++) : -1;
         tickets += write_counted_tile_loop(&w, l, i, wave, tickets, word);
       } else {
-        write_tile_loop(&w, l, i, wave, l->dataflow);
+        write_tile_loop(&w, l, i, wave, l->dataflow, 0);
       }
     }
     waited = false;
