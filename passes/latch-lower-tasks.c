@@ -125,6 +125,7 @@ typedef struct lowerer {
   bool wgmma;            /* the option: bf16 products staged by copies run on wgmma (else mma.sync) */
   bool wgmma_in_flight;  /* latch-lower-tasks{wgmma-in-flight}: a stage's wgmma group runs on into the next */
   bool lean_wgmma_stages;   /* latch-lower-tasks{lean-wgmma-stages}: a wgmma stage's places computed once per tile */
+  bool adamw_evict_first;   /* latch-lower-tasks{adamw-evict-first} */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
   bool fuse;             /* latch-lower-tasks{fuse}: fused prologues and epilogues inside their partner's tiles */
   /* Tile bodies by the signature of their task (write_signature), and the option that checks them. */
@@ -372,6 +373,7 @@ typedef struct gen {
   /* its task_scratch and pooled_scratch requests in order (a task of the same signature repeats them) */
   struct scratch_request *requests;
   int request_count, request_capacity;
+  bool evict_first; /* f32 vectors loaded and stored with an L2 evict_first policy (adamw-evict-first) */
   bool failed;
 } gen;
 
@@ -1011,7 +1013,35 @@ static bool place_aligned(const tensor_ref *t, int64_t bytes) {
 }
 
 /* `type` at element `index` of t, whose address is a multiple of `alignment` bytes, and the store of one. */
+/* adamw-evict-first: an L2 evict_first cache policy (createpolicy; LLVM 22's NVPTX intrinsics have none, so
+ * inline PTX), for streams read or written once, so that they do not evict the kernel's code from L2
+ * (docs/benchmarks.md, round twenty-six: cold code then comes from memory, about 0.5 us per KB). */
+static int evict_first_policy(gen *g) {
+  int policy = fresh(g);
+  ln(g, "%%v%d = llvm.inline_asm \"createpolicy.fractional.L2::evict_first.b64 $0, 1.0;\", \"=l\"  : () -> i64",
+     policy);
+  return policy;
+}
+
+static bool evict_first_vector(const gen *g, const char *type, int alignment) {
+  return g->evict_first && alignment == 16 && strcmp(type, "vector<4xf32>") == 0;
+}
+
 static int load_aligned(gen *g, const tensor_ref *t, int index, const char *type, int alignment) {
+  if (evict_first_vector(g, type, alignment)) {
+    int address = element_address(g, t, index), policy = evict_first_policy(g), lanes = fresh(g), v = fresh(g);
+    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.L2::cache_hint.v4.f32 {$0, $1, $2, $3}, [$4], $5;\", "
+          "\"=f,=f,=f,=f,l,l\" %%v%d, %%v%d : (!llvm.ptr<1>, i64) -> !llvm.struct<(f32, f32, f32, f32)>",
+       lanes, address, policy);
+    ln(g, "%%v%d = llvm.mlir.poison : vector<4xf32>", v);
+    for (int e = 0; e < 4; ++e) {
+      int lane = fresh(g), next = fresh(g);
+      ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(f32, f32, f32, f32)>", lane, lanes, e);
+      ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<4xf32>", next, lane, v, ci32(g, e));
+      v = next;
+    }
+    return v;
+  }
   int r = fresh(g);
   ln(g, "%%v%d = llvm.load %%v%d {alignment = %d : i64} : !llvm.ptr<1> -> %s", r, element_address(g, t, index),
      alignment, type);
@@ -1019,6 +1049,18 @@ static int load_aligned(gen *g, const tensor_ref *t, int index, const char *type
 }
 
 static void store_aligned(gen *g, const tensor_ref *t, int index, int value, const char *type, int alignment) {
+  if (evict_first_vector(g, type, alignment)) {
+    int address = element_address(g, t, index), policy = evict_first_policy(g), lanes[4];
+    for (int e = 0; e < 4; ++e) {
+      lanes[e] = fresh(g);
+      ln(g, "%%v%d = llvm.extractelement %%v%d[%%v%d : i32] : vector<4xf32>", lanes[e], value, ci32(g, e));
+    }
+    int none = fresh(g);
+    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"st.global.L2::cache_hint.v4.f32 [$0], {$1, $2, $3, $4}, $5;\", "
+          "\"l,f,f,f,f,l,~{memory}\" %%v%d, %%v%d, %%v%d, %%v%d, %%v%d, %%v%d : (!llvm.ptr<1>, f32, f32, f32, f32, i64) -> "
+          "!llvm.void", none, address, lanes[0], lanes[1], lanes[2], lanes[3], policy);
+    return;
+  }
   ln(g, "llvm.store %%v%d, %%v%d {alignment = %d : i64} : %s, !llvm.ptr<1>", value, element_address(g, t, index),
      alignment, type);
 }
@@ -1553,10 +1595,13 @@ static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
   adamw_context a = {.lr = latch_adamw_lr(op), .b1 = latch_adamw_beta1(op), .b2 = latch_adamw_beta2(op),
                      .eps = latch_adamw_eps(op), .wd = latch_adamw_weight_decay(op), .corrections = corrections};
   int64_t n = io->in[0].elements;
-  if (elementwise_vectors_fit(g, io, 4, n))
+  if (elementwise_vectors_fit(g, io, 4, n)) {
+    g->evict_first = g->l->adamw_evict_first;
     elementwise_vector_tiles(g, io, &a, n, LATCH_ADAMW_TILE, 4, adamw_prepare, adamw_compute);
-  else
+    g->evict_first = false;
+  } else {
     elementwise_tiles(g, io, &a, n, LATCH_ADAMW_TILE, 4, adamw_load, adamw_prepare, adamw_finish);
+  }
 }
 
 /* ---- the tiled product: 128 x 128 outputs per tile, staged through shared memory ----
@@ -6265,6 +6310,7 @@ typedef struct lower_tasks_options {
   bool wgmma;
   bool wgmma_in_flight;
   bool lean_wgmma_stages;
+  bool adamw_evict_first;
   bool vector_maps;
   bool check_signatures;
   bool fuse;
@@ -6286,6 +6332,10 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "tests, the matrix descriptors from one start per operand, the ring slot carried (the 4096^3 product "
      "0.708 of the time, TinyMoE 2x1024 0.943, 32x1024 0.926; H200, 2026-12-06)",
      offsetof(lower_tasks_options, lean_wgmma_stages)},
+    {"adamw-evict-first", LATCH_OPTION_BOOL, "false",
+     "AdamW steps by vectors load and store p, g, m, v with an L2 evict_first policy (inline PTX: createpolicy, "
+     ".L2::cache_hint), so that their stream, read and written once, does not evict the kernel's code from L2",
+     offsetof(lower_tasks_options, adamw_evict_first)},
     {"vector-maps", LATCH_OPTION_BOOL, "true",
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
      "elements per vector access (the same bits; 1.3-1.6% faster TinyMoE updates on the H200)",
@@ -6307,6 +6357,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.wgmma = ((const lower_tasks_options *)options)->wgmma;
   l.wgmma_in_flight = ((const lower_tasks_options *)options)->wgmma_in_flight;
   l.lean_wgmma_stages = ((const lower_tasks_options *)options)->lean_wgmma_stages;
+  l.adamw_evict_first = ((const lower_tasks_options *)options)->adamw_evict_first;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
   l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;
   l.fuse = ((const lower_tasks_options *)options)->fuse;
