@@ -1012,7 +1012,6 @@ static bool place_aligned(const tensor_ref *t, int64_t bytes) {
   return t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % bytes == 0);
 }
 
-/* `type` at element `index` of t, whose address is a multiple of `alignment` bytes, and the store of one. */
 /* adamw-evict-first: an L2 evict_first cache policy (createpolicy; LLVM 22's NVPTX intrinsics have none, so
  * inline PTX), for streams read or written once, so that they do not evict the kernel's code from L2
  * (docs/benchmarks.md, round twenty-six: cold code then comes from memory, about 0.5 us per KB). */
@@ -1027,6 +1026,7 @@ static bool evict_first_vector(const gen *g, const char *type, int alignment) {
   return g->evict_first && alignment == 16 && strcmp(type, "vector<4xf32>") == 0;
 }
 
+/* `type` at element `index` of t, whose address is a multiple of `alignment` bytes, and the store of one. */
 static int load_aligned(gen *g, const tensor_ref *t, int index, const char *type, int alignment) {
   if (evict_first_vector(g, type, alignment)) {
     int address = element_address(g, t, index), policy = evict_first_policy(g), lanes = fresh(g), v = fresh(g);
