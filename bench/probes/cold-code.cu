@@ -54,6 +54,15 @@ __device__ unsigned long long now() {
   return t;
 }
 
+// Runs big() on x by every thread of the CTA; returns the nanoseconds until all of them are done.
+__device__ unsigned long long timed_big(float &x) {
+  unsigned long long t0 = now();
+  x = big(x);
+  done(x);
+  __syncthreads();
+  return now() - t0;
+}
+
 // Streams `words` floats of `junk` (read and write): evicts L2 (50 MB) several times over; with `first`, the
 // loads and stores carry an L2 evict_first policy (createpolicy + .L2::cache_hint).
 __device__ void evict(float *junk, size_t words, bool first) {
@@ -84,20 +93,12 @@ __global__ void persistent(float *junk, size_t words, float *sink, unsigned long
     if (again)
       x = big(x);
     grid.sync();
-    unsigned long long t0 = now();
-    x = big(x);
-    done(x);
-    __syncthreads();
-    unsigned long long t1 = now();
+    unsigned long long cold = timed_big(x);
     grid.sync();
-    unsigned long long t2 = now();
-    x = big(x);
-    done(x);
-    __syncthreads();
-    unsigned long long t3 = now();
+    unsigned long long warm = timed_big(x);
     if (threadIdx.x == 0) {
-      times[((size_t)r * gridDim.x + blockIdx.x) * 2 + 0] = t1 - t0;
-      times[((size_t)r * gridDim.x + blockIdx.x) * 2 + 1] = t3 - t2;
+      times[((size_t)r * gridDim.x + blockIdx.x) * 2 + 0] = cold;
+      times[((size_t)r * gridDim.x + blockIdx.x) * 2 + 1] = warm;
     }
     grid.sync();
   }
@@ -111,13 +112,9 @@ __global__ void evict_kernel(float *junk, size_t words, float *sink) {
 
 __global__ void big_kernel(float *sink, unsigned long long *times) {
   float x = threadIdx.x;
-  unsigned long long t0 = now();
-  x = big(x);
-  done(x);
-  __syncthreads();
-  unsigned long long t1 = now();
+  unsigned long long time = timed_big(x);
   if (threadIdx.x == 0)
-    times[blockIdx.x] = t1 - t0;
+    times[blockIdx.x] = time;
   sink[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
