@@ -127,6 +127,7 @@ typedef struct lowerer {
   bool lean_wgmma_stages;   /* latch-lower-tasks{lean-wgmma-stages}: a wgmma stage's places computed once per tile */
   bool adamw_evict_first;   /* latch-lower-tasks{adamw-evict-first} */
   bool map_evict_first;     /* latch-lower-tasks{map-evict-first} */
+  bool l2_evict_first;      /* latch-lower-tasks{l2-evict-first}: every task's accesses */
   bool vector_maps;      /* latch-lower-tasks{vector-maps}: maps and AdamW by vectors of 4 where aligned */
   bool fuse;             /* latch-lower-tasks{fuse}: fused prologues and epilogues inside their partner's tiles */
   /* Tile bodies by the signature of their task (write_signature), and the option that checks them. */
@@ -374,7 +375,7 @@ typedef struct gen {
   /* its task_scratch and pooled_scratch requests in order (a task of the same signature repeats them) */
   struct scratch_request *requests;
   int request_count, request_capacity;
-  bool evict_first; /* f32 vectors loaded and stored with an L2 evict_first policy (adamw-evict-first) */
+  bool evict_first; /* global loads, stores and copies evict-first in L2 (global_load, global_store) */
   bool failed;
 } gen;
 
@@ -653,6 +654,165 @@ static int element_address(gen *g, const tensor_ref *t, int index) {
   return r;
 }
 
+/* L2 evict-first accesses (l2-evict-first, adamw-evict-first, map-evict-first): the data a tile streams
+ * through L2 goes first when L2 needs room, so that it does not evict the kernel's code, which then comes
+ * from memory at the next interval that runs it, about 0.5 us per KB (docs/benchmarks.md, round
+ * twenty-six). LLVM 22's NVPTX backend has no cache-hinted load, store or copy (it drops !nontemporal), so
+ * these are inline PTX: ld/st.global.cs ("cache streaming": evict-first in L1 and L2) and cp.async with an
+ * evict_first cache policy. */
+static int evict_first_policy(gen *g) {
+  int policy = fresh(g);
+  ln(g, "%%v%d = llvm.inline_asm \"createpolicy.fractional.L2::evict_first.b64 $0, 1.0;\", \"=l\"  : () -> i64",
+     policy);
+  return policy;
+}
+
+/* The bits of an LLVM dialect type (f32, bf16, i32, vector<4xf32>, ...); 0 for any other. */
+static int type_bits(const char *type) {
+  long lanes = 1;
+  if (strncmp(type, "vector<", 7) == 0) {
+    char *end = NULL;
+    lanes = strtol(type + 7, &end, 10);
+    if (!end || *end != 'x' || lanes <= 0)
+      return 0;
+    type = end + 1;
+  }
+  static const struct { const char *name; int bits; } scalars[] = {
+      {"f32", 32}, {"i32", 32}, {"bf16", 16}, {"f16", 16}, {"i16", 16}, {"f64", 64}, {"i64", 64}};
+  for (size_t k = 0; k < sizeof(scalars) / sizeof(scalars[0]); ++k) {
+    size_t n = strlen(scalars[k].name);
+    if (strncmp(type, scalars[k].name, n) == 0 && (type[n] == '\0' || type[n] == '>'))
+      return (int)(lanes * scalars[k].bits);
+  }
+  return 0;
+}
+
+/* The integer form an evict-first access of `bits` moves (i16, i32, vector<2xi32>, vector<4xi32>): its
+ * PTX vector width and register constraint. */
+typedef struct raw_access {
+  const char *type;  /* the LLVM type of the raw value */
+  const char *ptx;   /* "b16", "b32", "v2.b32", "v4.b32" */
+  int registers;     /* PTX registers of the value */
+  char constraint;   /* 'h' (16 bits) or 'r' */
+} raw_access;
+
+static bool raw_access_of(int bits, raw_access *out) {
+  switch (bits) {
+  case 16: *out = (raw_access){"i16", "b16", 1, 'h'}; return true;
+  case 32: *out = (raw_access){"i32", "b32", 1, 'r'}; return true;
+  case 64: *out = (raw_access){"vector<2xi32>", "v2.b32", 2, 'r'}; return true;
+  case 128: *out = (raw_access){"vector<4xi32>", "v4.b32", 4, 'r'}; return true;
+  default: return false;
+  }
+}
+
+/* Whether an access of `type` at an address that is a multiple of `alignment` bytes (0: the type's own)
+ * goes evict-first: g's task asks for it, and the access is one whole naturally aligned PTX load or store. */
+static bool evict_first_access(const gen *g, const char *type, int alignment, raw_access *raw) {
+  int bits = type_bits(type);
+  return g->evict_first && raw_access_of(bits, raw) && (alignment == 0 || alignment * 8 >= bits);
+}
+
+/* The register list "{$first, ...}" (or "$first") of a raw access, and its constraints ("=r,=r,"). */
+static void raw_operands(const raw_access *raw, int first, bool output, char *list, size_t list_size,
+                         char *constraints, size_t constraints_size) {
+  size_t used = 0, used_c = 0;
+  if (raw->registers > 1)
+    used += (size_t)snprintf(list + used, list_size - used, "{");
+  for (int r = 0; r < raw->registers; ++r) {
+    used += (size_t)snprintf(list + used, list_size - used, "%s$%d", r ? ", " : "", first + r);
+    used_c += (size_t)snprintf(constraints + used_c, constraints_size - used_c, "%s%c,", output ? "=" : "",
+                               raw->constraint);
+  }
+  if (raw->registers > 1)
+    snprintf(list + used, list_size - used, "}");
+}
+
+/* A load of `type` from global `address` (alignment as for evict_first_access). */
+static int global_load(gen *g, int address, const char *type, int alignment) {
+  raw_access raw;
+  int r = fresh(g);
+  if (!evict_first_access(g, type, alignment, &raw)) {
+    if (alignment)
+      ln(g, "%%v%d = llvm.load %%v%d {alignment = %d : i64} : !llvm.ptr<1> -> %s", r, address, alignment, type);
+    else
+      ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> %s", r, address, type);
+    return r;
+  }
+  char list[64], constraints[64];
+  raw_operands(&raw, 0, true, list, sizeof(list), constraints, sizeof(constraints));
+  /* has_side_effects: without it LLVM takes the asm for a pure function and may move it across stores */
+  if (raw.registers == 1) {
+    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.cs.%s %s, [$1];\", \"%sl\" %%v%d : (!llvm.ptr<1>) -> %s",
+       r, raw.ptx, list, constraints, address, raw.type);
+  } else {
+    int lanes = fresh(g), v = fresh(g);
+    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.cs.%s %s, [$%d];\", \"%sl\" %%v%d : (!llvm.ptr<1>) -> "
+          "!llvm.struct<(i32%s)>",
+       lanes, raw.ptx, list, raw.registers, constraints, address, raw.registers == 2 ? ", i32" : ", i32, i32, i32");
+    ln(g, "%%v%d = llvm.mlir.poison : %s", v, raw.type);
+    for (int e = 0; e < raw.registers; ++e) {
+      int lane = fresh(g), next = fresh(g);
+      ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(i32%s)>", lane, lanes, e,
+         raw.registers == 2 ? ", i32" : ", i32, i32, i32");
+      ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : %s", next, lane, v, ci32(g, e), raw.type);
+      v = next;
+    }
+    r = v;
+  }
+  if (strcmp(type, raw.type) == 0)
+    return r;
+  int value = fresh(g);
+  ln(g, "%%v%d = llvm.bitcast %%v%d : %s to %s", value, r, raw.type, type);
+  return value;
+}
+
+/* A store of `value` (of `type`) to global `address` (alignment as for evict_first_access). */
+static void global_store(gen *g, int address, int value, const char *type, int alignment) {
+  raw_access raw;
+  if (!evict_first_access(g, type, alignment, &raw)) {
+    if (alignment)
+      ln(g, "llvm.store %%v%d, %%v%d {alignment = %d : i64} : %s, !llvm.ptr<1>", value, address, alignment, type);
+    else
+      ln(g, "llvm.store %%v%d, %%v%d : %s, !llvm.ptr<1>", value, address, type);
+    return;
+  }
+  int bits = value;
+  if (strcmp(type, raw.type) != 0) {
+    bits = fresh(g);
+    ln(g, "%%v%d = llvm.bitcast %%v%d : %s to %s", bits, value, type, raw.type);
+  }
+  char list[64], constraints[64], operands[160], types[96];
+  raw_operands(&raw, 1, false, list, sizeof(list), constraints, sizeof(constraints));
+  size_t used = (size_t)snprintf(operands, sizeof(operands), "%%v%d", address);
+  size_t used_t = (size_t)snprintf(types, sizeof(types), "!llvm.ptr<1>");
+  for (int e = 0; e < raw.registers; ++e) {
+    int lane = bits;
+    if (raw.registers > 1) {
+      lane = fresh(g);
+      ln(g, "%%v%d = llvm.extractelement %%v%d[%%v%d : i32] : %s", lane, bits, ci32(g, e), raw.type);
+    }
+    used += (size_t)snprintf(operands + used, sizeof(operands) - used, ", %%v%d", lane);
+    used_t += (size_t)snprintf(types + used_t, sizeof(types) - used_t, ", %s", raw.registers > 1 ? "i32" : raw.type);
+  }
+  int none = fresh(g);
+  ln(g, "%%v%d = llvm.inline_asm has_side_effects \"st.global.cs.%s [$0], %s;\", \"l,%s~{memory}\" %s : (%s) -> "
+        "!llvm.void",
+     none, raw.ptx, list, constraints, operands, types);
+}
+
+/* A 16-byte cp.async (cache = cg) from global `from` to shared `to`. */
+static void global_copy_16(gen *g, int to, int from) {
+  if (!g->evict_first) {
+    ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", to, from);
+    return;
+  }
+  int none = fresh(g);
+  ln(g, "%%v%d = llvm.inline_asm has_side_effects \"cp.async.cg.shared.global.L2::cache_hint [$0], [$1], 16, $2;\", "
+        "\"l,l,l,~{memory}\" %%v%d, %%v%d, %%v%d : (!llvm.ptr<3>, !llvm.ptr<1>, i64) -> !llvm.void",
+     none, to, from, evict_first_policy(g));
+}
+
 static int prologue_load(gen *g, const tensor_ref *t, int index);
 
 /* Element `index` (i64) of `t` in its storage type. */
@@ -661,9 +821,7 @@ static int load_raw(gen *g, const tensor_ref *t, int index) {
     return prologue_load(g, t, index);
   if (t->kind == PLACE_CONST)
     return cbits(g, t->dt, t->bits);
-  int address = element_address(g, t, index), r = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> %s", r, address, dtype_name(t->dt));
-  return r;
+  return global_load(g, element_address(g, t, index), dtype_name(t->dt), 0);
 }
 
 /* A value of storage type dt as f32 (bf16 extends exactly). */
@@ -694,8 +852,7 @@ static void store_raw(gen *g, const tensor_ref *t, int index, int value) {
     g->failed = true;
     return;
   }
-  int address = element_address(g, t, index);
-  ln(g, "llvm.store %%v%d, %%v%d : %s, !llvm.ptr<1>", value, address, dtype_name(t->dt));
+  global_store(g, element_address(g, t, index), value, dtype_name(t->dt), 0);
 }
 
 /* f32 -> i32, truncating toward zero and saturating, NaN giving 0 (docs/task-dialect.md "Precision"). */
@@ -1013,57 +1170,13 @@ static bool place_aligned(const tensor_ref *t, int64_t bytes) {
   return t->kind != PLACE_CONST && (t->kind != PLACE_ARENA || t->where % bytes == 0);
 }
 
-/* adamw-evict-first: an L2 evict_first cache policy (createpolicy; LLVM 22's NVPTX intrinsics have none, so
- * inline PTX), for streams read or written once, so that they do not evict the kernel's code from L2
- * (docs/benchmarks.md, round twenty-six: cold code then comes from memory, about 0.5 us per KB). */
-static int evict_first_policy(gen *g) {
-  int policy = fresh(g);
-  ln(g, "%%v%d = llvm.inline_asm \"createpolicy.fractional.L2::evict_first.b64 $0, 1.0;\", \"=l\"  : () -> i64",
-     policy);
-  return policy;
-}
-
-static bool evict_first_vector(const gen *g, const char *type, int alignment) {
-  return g->evict_first && alignment == 16 && strcmp(type, "vector<4xf32>") == 0;
-}
-
 /* `type` at element `index` of t, whose address is a multiple of `alignment` bytes, and the store of one. */
 static int load_aligned(gen *g, const tensor_ref *t, int index, const char *type, int alignment) {
-  if (evict_first_vector(g, type, alignment)) {
-    int address = element_address(g, t, index), policy = evict_first_policy(g), lanes = fresh(g), v = fresh(g);
-    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.L2::cache_hint.v4.f32 {$0, $1, $2, $3}, [$4], $5;\", "
-          "\"=f,=f,=f,=f,l,l\" %%v%d, %%v%d : (!llvm.ptr<1>, i64) -> !llvm.struct<(f32, f32, f32, f32)>",
-       lanes, address, policy);
-    ln(g, "%%v%d = llvm.mlir.poison : vector<4xf32>", v);
-    for (int e = 0; e < 4; ++e) {
-      int lane = fresh(g), next = fresh(g);
-      ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(f32, f32, f32, f32)>", lane, lanes, e);
-      ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<4xf32>", next, lane, v, ci32(g, e));
-      v = next;
-    }
-    return v;
-  }
-  int r = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d {alignment = %d : i64} : !llvm.ptr<1> -> %s", r, element_address(g, t, index),
-     alignment, type);
-  return r;
+  return global_load(g, element_address(g, t, index), type, alignment);
 }
 
 static void store_aligned(gen *g, const tensor_ref *t, int index, int value, const char *type, int alignment) {
-  if (evict_first_vector(g, type, alignment)) {
-    int address = element_address(g, t, index), policy = evict_first_policy(g), lanes[4];
-    for (int e = 0; e < 4; ++e) {
-      lanes[e] = fresh(g);
-      ln(g, "%%v%d = llvm.extractelement %%v%d[%%v%d : i32] : vector<4xf32>", lanes[e], value, ci32(g, e));
-    }
-    int none = fresh(g);
-    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"st.global.L2::cache_hint.v4.f32 [$0], {$1, $2, $3, $4}, $5;\", "
-          "\"l,f,f,f,f,l,~{memory}\" %%v%d, %%v%d, %%v%d, %%v%d, %%v%d, %%v%d : (!llvm.ptr<1>, f32, f32, f32, f32, i64) -> "
-          "!llvm.void", none, address, lanes[0], lanes[1], lanes[2], lanes[3], policy);
-    return;
-  }
-  ln(g, "llvm.store %%v%d, %%v%d {alignment = %d : i64} : %s, !llvm.ptr<1>", value, element_address(g, t, index),
-     alignment, type);
+  global_store(g, element_address(g, t, index), value, type, alignment);
 }
 
 /* The same at a 16-byte aligned element. */
@@ -1297,9 +1410,10 @@ static void elementwise_vector_tiles(gen *g, const task_io *io, const void *cont
 static void gen_map(gen *g, task_io *io) {
   int64_t n = io->out[0].elements;
   if (elementwise_vectors_fit(g, io, io->in_count, n)) {
-    g->evict_first = g->l->map_evict_first;
+    bool evict_first = g->evict_first;
+    g->evict_first = evict_first || g->l->map_evict_first;
     elementwise_vector_tiles(g, io, NULL, n, latch_elementwise_tile(n), io->in_count, NULL, map_compute);
-    g->evict_first = false;
+    g->evict_first = evict_first;
   } else {
     elementwise_tiles(g, io, NULL, n, latch_elementwise_tile(n), io->in_count, map_load, NULL, map_finish);
   }
@@ -1600,9 +1714,10 @@ static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
                      .eps = latch_adamw_eps(op), .wd = latch_adamw_weight_decay(op), .corrections = corrections};
   int64_t n = io->in[0].elements;
   if (elementwise_vectors_fit(g, io, 4, n)) {
-    g->evict_first = g->l->adamw_evict_first;
+    bool evict_first = g->evict_first;
+    g->evict_first = evict_first || g->l->adamw_evict_first;
     elementwise_vector_tiles(g, io, &a, n, LATCH_ADAMW_TILE, 4, adamw_prepare, adamw_compute);
-    g->evict_first = false;
+    g->evict_first = evict_first;
   } else {
     elementwise_tiles(g, io, &a, n, LATCH_ADAMW_TILE, 4, adamw_load, adamw_prepare, adamw_finish);
   }
@@ -1707,9 +1822,7 @@ static bool product_uses_mma(const product_operand *a, const product_operand *b)
 /* The 16 bits of bf16 element `index` of t, zero-extended to i32 (load_bf16_bits_if: 0 where `valid` is
  * false). */
 static int load_bf16_bits(gen *g, const tensor_ref *t, int index) {
-  int address = element_address(g, t, index), bits = fresh(g);
-  ln(g, "%%v%d = llvm.load %%v%d : !llvm.ptr<1> -> i16", bits, address);
-  return cast(g, "arith.extui", bits, "i16", "i32");
+  return cast(g, "arith.extui", global_load(g, element_address(g, t, index), "i16", 0), "i16", "i32");
 }
 
 /* Two bf16 bit patterns (zero-extended to i32) as one pair word, `low` in the low half. */
@@ -1853,8 +1966,7 @@ static void product_copy_chunk(gen *g, const product_operand *side, int i0, int 
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
      shared_base(g), add(g, word, offset));
   when_begin(g, whole);
-  ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
-     element_address(g, side->t, index));
+  global_copy_16(g, address, element_address(g, side->t, index));
   otherwise(g);
   ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>",
      load_eight(g, side->t, index, valid), address);
@@ -2077,8 +2189,7 @@ static void wg_whole_copies(gen *g, const product_operand *side, const wg_whole_
     int address = fresh(g);
     ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
        shared_base(g), addc(g, word, q * w->word_step));
-    ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
-       element_address(g, side->t, addc(g, index, q * w->index_step)));
+    global_copy_16(g, address, element_address(g, side->t, addc(g, index, q * w->index_step)));
   }
 }
 
@@ -2243,8 +2354,7 @@ static void store_f32_pair(gen *g, const tensor_ref *t, int index, int lo, int h
   ln(g, "%%v%d = llvm.mlir.poison : vector<2xf32>", v);
   ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<2xf32>", with_lo, lo, v, ci32(g, 0));
   ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<2xf32>", pair, hi, with_lo, ci32(g, 1));
-  ln(g, "llvm.store %%v%d, %%v%d {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>", pair,
-     element_address(g, t, index));
+  global_store(g, element_address(g, t, index), pair, "vector<2xf32>", 8);
 }
 
 /* The warp's accumulators into out: registers 2h and 2h + 1 of a tile are columns col, col + 1 of one row,
@@ -2547,7 +2657,7 @@ static int combine_slices(gen *g, int partials, int arrivals, int vt, int tile, 
                           const int *values, int64_t flag, int *sums) {
   for (int a = 0; a < count; ++a) {
     int at = add(g, mulc(g, addc(g, mulc(g, vt, count), a), CTA_THREADS), g->tid);
-    ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", values[a], scratch_address(g, partials, at, "f32"));
+    global_store(g, scratch_address(g, partials, at, "f32"), values[a], "f32", 0);
   }
   ln(g, "llvm.fence syncscope(\"device\") release");
   int counter = scratch_address(g, arrivals, tile, "i32");
@@ -3131,7 +3241,7 @@ static void gen_cross_entropy(gen *g, task_io *io) {
     int sum_acc, sum_total;
     int w = loop1_begin(g, zero, warps, ci64(g, 1), cf32(g, 0.0), "f32", &sum_acc, &sum_total);
     loop1_end(g, fadd(g, sum_acc, shared_load(g, w)), "f32");
-    ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", sum_total, scratch_address(g, partials, vt, "f32"));
+    global_store(g, scratch_address(g, partials, vt, "f32"), sum_total, "f32", 0);
   }
   when_end(g);
   int finishing = arrived_last(g, arrivals, count, ci64(g, WARPS));
@@ -3358,8 +3468,7 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
       int index = add(g, mulc(g, add(g, chunk, rr), d), column);
       int xh = fmul(g, load_f32(g, x, index), shared_load(g, rr));
       loop1_end(g, fadd(g, rest, fmul(g, load_f32(g, dy, index), xh)), "f32");
-      ln(g, "llvm.store %%v%d, %%v%d : f32, !llvm.ptr<1>", part_total,
-         scratch_address(g, partials, add(g, mulc(g, ch, d), column), "f32"));
+      global_store(g, scratch_address(g, partials, add(g, mulc(g, ch, d), column), "f32"), part_total, "f32", 0);
       ln(g, "llvm.fence syncscope(\"device\") release");
     }
     when_end(g);
@@ -4044,9 +4153,7 @@ static int pack_bf16(gen *g, int lo, int hi) {
  * f32 loads rounded to bf16. */
 static int load_pair(gen *g, const tensor_ref *t, int index, int64_t stride) {
   if (t->dt == DT_BF16 && stride == 1) {
-    int address = element_address(g, t, index), word = fresh(g);
-    ln(g, "%%v%d = llvm.load %%v%d {alignment = 4 : i64} : !llvm.ptr<1> -> i32", word, address);
-    return word;
+    return global_load(g, element_address(g, t, index), "i32", 4);
   }
   if (t->dt == DT_BF16) {
     int low = load_bf16_bits(g, t, index);
@@ -4281,8 +4388,7 @@ static void tc_stage_block(gen *g, const tc_rows *w, const tensor_ref *t, int fi
        shared_base(g), add(g, area, add(g, mulc(g, row, width / 2 + 4), mulc(g, chunk, 4))));
     addresses[m] = address;
     if (t->dt == DT_BF16) {
-      ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
-         element_address(g, t, from));
+      global_copy_16(g, address, element_address(g, t, from));
     } else {
       rounded[m] = fresh(g);
       ln(g, "%%v%d = arith.truncf %%v%d : vector<8xf32> to vector<8xbf16>", rounded[m],
@@ -4300,8 +4406,7 @@ static void tc_stage_stats(gen *g, const tc_rows *w, const tensor_ref *stats, in
   int address = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
      shared_base(g), add(g, area, mulc(g, w->lane, 4)));
-  ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
-     element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, w->lane, 4))));
+  global_copy_16(g, address, element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, w->lane, 4))));
   when_end(g);
 }
 
@@ -6133,7 +6238,7 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
 
   /* The tile body, and the same without its name: the key under which tasks share it. */
   latch_text body = {0}, key = {0};
-  gen g = {.l = l, .op = op, .t = &body, .shared = -1, .tiles = tiles, .index = index};
+  gen g = {.l = l, .op = op, .t = &body, .shared = -1, .tiles = tiles, .index = index, .evict_first = l->l2_evict_first};
   int tid32 = fresh(&g), ntid32 = fresh(&g);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.tid.x : i32", tid32);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.ntid.x : i32", ntid32);
@@ -6316,6 +6421,7 @@ typedef struct lower_tasks_options {
   bool lean_wgmma_stages;
   bool adamw_evict_first;
   bool map_evict_first;
+  bool l2_evict_first;
   bool vector_maps;
   bool check_signatures;
   bool fuse;
@@ -6338,12 +6444,17 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "0.708 of the time, TinyMoE 2x1024 0.943, 32x1024 0.926; H200, 2026-12-06)",
      offsetof(lower_tasks_options, lean_wgmma_stages)},
     {"adamw-evict-first", LATCH_OPTION_BOOL, "false",
-     "AdamW steps by vectors load and store p, g, m, v with an L2 evict_first policy (inline PTX: createpolicy, "
-     ".L2::cache_hint), so that their stream, read and written once, does not evict the kernel's code from L2",
+     "AdamW steps by vectors load and store p, g, m, v evict-first in L2 (inline PTX ld/st.global.cs), so that "
+     "their stream, read and written once, does not evict the kernel's code from L2",
      offsetof(lower_tasks_options, adamw_evict_first)},
     {"map-evict-first", LATCH_OPTION_BOOL, "false",
-     "maps by vectors load and store their f32 vectors with the same L2 evict_first policy",
+     "maps by vectors load and store their vectors evict-first in L2 as well",
      offsetof(lower_tasks_options, map_evict_first)},
+    {"l2-evict-first", LATCH_OPTION_BOOL, "false",
+     "every task's loads and stores of global memory (ld/st.global.cs) and its cp.async copies (an evict_first "
+     "cache policy) go first when L2 needs room, so that the data, of every task alike, does not evict the "
+     "kernel's code from L2 (inline PTX; the same bits)",
+     offsetof(lower_tasks_options, l2_evict_first)},
     {"vector-maps", LATCH_OPTION_BOOL, "true",
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "
      "elements per vector access (the same bits; 1.3-1.6% faster TinyMoE updates on the H200)",
@@ -6367,6 +6478,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.lean_wgmma_stages = ((const lower_tasks_options *)options)->lean_wgmma_stages;
   l.adamw_evict_first = ((const lower_tasks_options *)options)->adamw_evict_first;
   l.map_evict_first = ((const lower_tasks_options *)options)->map_evict_first;
+  l.l2_evict_first = ((const lower_tasks_options *)options)->l2_evict_first;
   l.vector_maps = ((const lower_tasks_options *)options)->vector_maps;
   l.check_signatures = ((const lower_tasks_options *)options)->check_signatures;
   l.fuse = ((const lower_tasks_options *)options)->fuse;

@@ -3,13 +3,12 @@
 // RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 
-// latch-lower-tasks{map-evict-first}: a map by vectors loads and stores its f32 vectors through inline PTX
-// with an L2 evict_first policy, as adamw-evict-first does for AdamW (docs/benchmarks.md, round
+// latch-lower-tasks{map-evict-first}: a map by vectors loads and stores its vectors through inline PTX
+// evict-first in L2 (ld/st.global.cs), as adamw-evict-first does for AdamW (docs/benchmarks.md, round
 // twenty-six); the default keeps plain vector loads and stores.
 // CHECK-LABEL: func.func @task_body_0(
-// CHECK: llvm.inline_asm "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;"
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.L2::cache_hint.v4.f32
-// CHECK: llvm.inline_asm has_side_effects "st.global.L2::cache_hint.v4.f32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.cs.v4.b32
+// CHECK: llvm.inline_asm has_side_effects "st.global.cs.v4.b32
 // CHECK: return
 // DEFAULT-LABEL: func.func @task_body_0(
 // DEFAULT-NOT: llvm.inline_asm
