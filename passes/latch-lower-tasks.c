@@ -657,9 +657,10 @@ static int element_address(gen *g, const tensor_ref *t, int index) {
 /* L2 evict-first accesses (l2-evict-first, adamw-evict-first, map-evict-first): the data a tile streams
  * through L2 goes first when L2 needs room, so that it does not evict the kernel's code, which then comes
  * from memory at the next interval that runs it, about 0.5 us per KB (docs/benchmarks.md, round
- * twenty-six). LLVM 22's NVPTX backend has no cache-hinted load, store or copy (it drops !nontemporal), so
- * these are inline PTX: ld/st.global.cs ("cache streaming": evict-first in L1 and L2) and cp.async with an
- * evict_first cache policy. */
+ * twenty-six). LLVM 22's NVPTX backend has no cache-hinted load or store (it drops !nontemporal), so these
+ * are inline PTX: ld/st.global.L2::cache_hint under a createpolicy evict_first policy (L2 only; ld.cs and
+ * st.cs, evict-first in L1 as well, made TinyMoE 3-19% slower: docs/benchmarks.md, round twenty-seven).
+ * cp.async stays plain: with an .L2::cache_hint policy it faulted (CUDA_ERROR_ILLEGAL_INSTRUCTION, H100). */
 static int evict_first_policy(gen *g) {
   int policy = fresh(g);
   ln(g, "%%v%d = llvm.inline_asm \"createpolicy.fractional.L2::evict_first.b64 $0, 1.0;\", \"=l\"  : () -> i64",
@@ -741,15 +742,18 @@ static int global_load(gen *g, int address, const char *type, int alignment) {
   }
   char list[64], constraints[64];
   raw_operands(&raw, 0, true, list, sizeof(list), constraints, sizeof(constraints));
+  int policy = evict_first_policy(g);
   /* has_side_effects: without it LLVM takes the asm for a pure function and may move it across stores */
   if (raw.registers == 1) {
-    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.cs.%s %s, [$1];\", \"%sl\" %%v%d : (!llvm.ptr<1>) -> %s",
-       r, raw.ptx, list, constraints, address, raw.type);
+    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.L2::cache_hint.%s %s, [$1], $2;\", \"%sl,l\" %%v%d, "
+          "%%v%d : (!llvm.ptr<1>, i64) -> %s",
+       r, raw.ptx, list, constraints, address, policy, raw.type);
   } else {
     int lanes = fresh(g), v = fresh(g);
-    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.cs.%s %s, [$%d];\", \"%sl\" %%v%d : (!llvm.ptr<1>) -> "
-          "!llvm.struct<(i32%s)>",
-       lanes, raw.ptx, list, raw.registers, constraints, address, raw.registers == 2 ? ", i32" : ", i32, i32, i32");
+    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.L2::cache_hint.%s %s, [$%d], $%d;\", \"%sl,l\" %%v%d, "
+          "%%v%d : (!llvm.ptr<1>, i64) -> !llvm.struct<(i32%s)>",
+       lanes, raw.ptx, list, raw.registers, raw.registers + 1, constraints, address, policy,
+       raw.registers == 2 ? ", i32" : ", i32, i32, i32");
     ln(g, "%%v%d = llvm.mlir.poison : %s", v, raw.type);
     for (int e = 0; e < raw.registers; ++e) {
       int lane = fresh(g), next = fresh(g);
@@ -795,23 +799,14 @@ static void global_store(gen *g, int address, int value, const char *type, int a
     used += (size_t)snprintf(operands + used, sizeof(operands) - used, ", %%v%d", lane);
     used_t += (size_t)snprintf(types + used_t, sizeof(types) - used_t, ", %s", raw.registers > 1 ? "i32" : raw.type);
   }
+  snprintf(operands + used, sizeof(operands) - used, ", %%v%d", evict_first_policy(g));
+  snprintf(types + used_t, sizeof(types) - used_t, ", i64");
   int none = fresh(g);
-  ln(g, "%%v%d = llvm.inline_asm has_side_effects \"st.global.cs.%s [$0], %s;\", \"l,%s~{memory}\" %s : (%s) -> "
-        "!llvm.void",
-     none, raw.ptx, list, constraints, operands, types);
+  ln(g, "%%v%d = llvm.inline_asm has_side_effects \"st.global.L2::cache_hint.%s [$0], %s, $%d;\", \"l,%sl,~{memory}\" %s : "
+        "(%s) -> !llvm.void",
+     none, raw.ptx, list, raw.registers + 1, constraints, operands, types);
 }
 
-/* A 16-byte cp.async (cache = cg) from global `from` to shared `to`. */
-static void global_copy_16(gen *g, int to, int from) {
-  if (!g->evict_first) {
-    ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", to, from);
-    return;
-  }
-  int none = fresh(g);
-  ln(g, "%%v%d = llvm.inline_asm has_side_effects \"cp.async.cg.shared.global.L2::cache_hint [$0], [$1], 16, $2;\", "
-        "\"l,l,l,~{memory}\" %%v%d, %%v%d, %%v%d : (!llvm.ptr<3>, !llvm.ptr<1>, i64) -> !llvm.void",
-     none, to, from, evict_first_policy(g));
-}
 
 static int prologue_load(gen *g, const tensor_ref *t, int index);
 
@@ -1966,7 +1961,8 @@ static void product_copy_chunk(gen *g, const product_operand *side, int i0, int 
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
      shared_base(g), add(g, word, offset));
   when_begin(g, whole);
-  global_copy_16(g, address, element_address(g, side->t, index));
+  ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+     element_address(g, side->t, index));
   otherwise(g);
   ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>",
      load_eight(g, side->t, index, valid), address);
@@ -2189,7 +2185,8 @@ static void wg_whole_copies(gen *g, const product_operand *side, const wg_whole_
     int address = fresh(g);
     ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
        shared_base(g), addc(g, word, q * w->word_step));
-    global_copy_16(g, address, element_address(g, side->t, addc(g, index, q * w->index_step)));
+    ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+       element_address(g, side->t, addc(g, index, q * w->index_step)));
   }
 }
 
@@ -4388,7 +4385,8 @@ static void tc_stage_block(gen *g, const tc_rows *w, const tensor_ref *t, int fi
        shared_base(g), add(g, area, add(g, mulc(g, row, width / 2 + 4), mulc(g, chunk, 4))));
     addresses[m] = address;
     if (t->dt == DT_BF16) {
-      global_copy_16(g, address, element_address(g, t, from));
+      ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+         element_address(g, t, from));
     } else {
       rounded[m] = fresh(g);
       ln(g, "%%v%d = arith.truncf %%v%d : vector<8xf32> to vector<8xbf16>", rounded[m],
@@ -4406,7 +4404,8 @@ static void tc_stage_stats(gen *g, const tc_rows *w, const tensor_ref *stats, in
   int address = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
      shared_base(g), add(g, area, mulc(g, w->lane, 4)));
-  global_copy_16(g, address, element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, w->lane, 4))));
+  ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
+     element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, w->lane, 4))));
   when_end(g);
 }
 
@@ -6444,16 +6443,17 @@ static const latch_pass_option lower_tasks_option_table[] = {
      "0.708 of the time, TinyMoE 2x1024 0.943, 32x1024 0.926; H200, 2026-12-06)",
      offsetof(lower_tasks_options, lean_wgmma_stages)},
     {"adamw-evict-first", LATCH_OPTION_BOOL, "false",
-     "AdamW steps by vectors load and store p, g, m, v evict-first in L2 (inline PTX ld/st.global.cs), so that "
+     "AdamW steps by vectors load and store p, g, m, v evict-first in L2 (inline PTX: createpolicy, "
+     ".L2::cache_hint), so that "
      "their stream, read and written once, does not evict the kernel's code from L2",
      offsetof(lower_tasks_options, adamw_evict_first)},
     {"map-evict-first", LATCH_OPTION_BOOL, "false",
      "maps by vectors load and store their vectors evict-first in L2 as well",
      offsetof(lower_tasks_options, map_evict_first)},
     {"l2-evict-first", LATCH_OPTION_BOOL, "false",
-     "every task's loads and stores of global memory (ld/st.global.cs) and its cp.async copies (an evict_first "
-     "cache policy) go first when L2 needs room, so that the data, of every task alike, does not evict the "
-     "kernel's code from L2 (inline PTX; the same bits)",
+     "every task's loads and stores of global memory go first when L2 needs room (inline PTX: an evict_first "
+     "createpolicy, .L2::cache_hint; cp.async stays plain), so that the data, of every task alike, does not "
+     "evict the kernel's code from L2 (the same bits)",
      offsetof(lower_tasks_options, l2_evict_first)},
     {"vector-maps", LATCH_OPTION_BOOL, "true",
      "maps and AdamW steps whose per-element tensors start 16-byte aligned read and write 4 consecutive "

@@ -4,13 +4,14 @@
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 
 // latch-lower-tasks{adamw-evict-first}: an AdamW step by vectors loads p, g, m, v and stores p, m, v through
-// inline PTX evict-first in L2 (ld/st.global.cs; LLVM 22 has no cache-hinted access), so that the
+// inline PTX evict-first in L2 (createpolicy, .L2::cache_hint; LLVM 22 has no such access), so that the
 // optimizer's stream does not evict the kernel's code from L2 (docs/benchmarks.md, round twenty-six). The
 // values are the same; the default keeps plain vector loads and stores.
 // CHECK-LABEL: func.func @task_body_0(
-// CHECK: llvm.inline_asm has_side_effects "ld.global.cs.v4.b32 {$0, $1, $2, $3}, [$4];"
+// CHECK: llvm.inline_asm "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"  : () -> i64
+// CHECK: llvm.inline_asm has_side_effects "ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [$4], $5;"
 // CHECK-SAME: -> !llvm.struct<(i32, i32, i32, i32)>
-// CHECK: llvm.inline_asm has_side_effects "st.global.cs.v4.b32 [$0], {$1, $2, $3, $4};"
+// CHECK: llvm.inline_asm has_side_effects "st.global.L2::cache_hint.v4.b32 [$0], {$1, $2, $3, $4}, $5;"
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK: return
 // DEFAULT-LABEL: func.func @task_body_0(

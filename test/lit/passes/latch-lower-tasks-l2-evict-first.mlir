@@ -3,37 +3,35 @@
 // RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 
-// latch-lower-tasks{l2-evict-first}: every task's global loads and stores are inline PTX ld/st.global.cs
-// (evict-first in L2; LLVM 22's NVPTX backend has no cache-hinted access) of the access's raw bits, and its
-// cp.async copies carry an evict_first cache policy, so that no task's data evicts the kernel's code from
-// L2 (docs/benchmarks.md, rounds twenty-six and twenty-seven). The values are the same; the default keeps
-// plain loads, stores and nvvm.cp.async.
-// The product: operands staged by 16-byte copies with the policy, the accumulators stored as f32 pairs.
+// latch-lower-tasks{l2-evict-first}: every task's global loads and stores are inline PTX
+// ld/st.global.L2::cache_hint of the access's raw bits under a createpolicy evict_first policy (LLVM 22's
+// NVPTX backend has no cache-hinted access), so that no task's data evicts the kernel's code from L2
+// (docs/benchmarks.md, rounds twenty-six and twenty-seven); cp.async copies stay plain. The values are the
+// same; the default keeps plain loads and stores.
+// The product: operands staged by plain cp.async, the accumulators stored as f32 pairs.
 // CHECK-LABEL: func.func @task_body_0(
-// CHECK-NOT: nvvm.cp.async.shared.global
-// CHECK: llvm.inline_asm "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"  : () -> i64
-// CHECK: llvm.inline_asm has_side_effects "cp.async.cg.shared.global.L2::cache_hint [$0], [$1], 16, $2;", "l,l,l,~{memory}"
-// CHECK-SAME: (!llvm.ptr<3>, !llvm.ptr<1>, i64) -> !llvm.void
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: %[[PAIR:.*]] = llvm.bitcast %{{.*}} : vector<2xf32> to vector<2xi32>
 // CHECK: llvm.extractelement %[[PAIR]]
-// CHECK: llvm.inline_asm has_side_effects "st.global.cs.v2.b32 [$0], {$1, $2};", "l,r,r,~{memory}"
-// CHECK-SAME: : (!llvm.ptr<1>, i32, i32) -> !llvm.void
+// CHECK: %[[POLICY:.*]] = llvm.inline_asm "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l"  : () -> i64
+// CHECK: llvm.inline_asm has_side_effects "st.global.L2::cache_hint.v2.b32 [$0], {$1, $2}, $3;", "l,r,r,l,~{memory}"
+// CHECK-SAME: %[[POLICY]] : (!llvm.ptr<1>, i32, i32, i64) -> !llvm.void
 // CHECK-NOT: llvm.store %{{.*}} !llvm.ptr<1>
 // CHECK: return
 // The map by vectors: 16-byte loads and stores as four 32-bit registers, bitcast from and to vector<4xf32>.
 // CHECK-LABEL: func.func @task_body_1(
-// CHECK: %[[RAW:.*]] = llvm.inline_asm has_side_effects "ld.global.cs.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l"
-// CHECK-SAME: -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: %[[RAW:.*]] = llvm.inline_asm has_side_effects "ld.global.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [$4], $5;", "=r,=r,=r,=r,l,l"
+// CHECK-SAME: : (!llvm.ptr<1>, i64) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: llvm.extractvalue %[[RAW]][3]
 // CHECK: llvm.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
 // CHECK: llvm.bitcast %{{.*}} : vector<4xf32> to vector<4xi32>
-// CHECK: llvm.inline_asm has_side_effects "st.global.cs.v4.b32 [$0], {$1, $2, $3, $4};", "l,r,r,r,r,~{memory}"
+// CHECK: llvm.inline_asm has_side_effects "st.global.L2::cache_hint.v4.b32 [$0], {$1, $2, $3, $4}, $5;", "l,r,r,r,r,l,~{memory}"
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
 // CHECK: return
 // DEFAULT-LABEL: func.func @task_body_0(
-// DEFAULT-NOT: llvm.inline_asm
 // DEFAULT: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// DEFAULT-NOT: llvm.inline_asm
 // DEFAULT: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // DEFAULT-LABEL: func.func @task_body_1(
 // DEFAULT-NOT: llvm.inline_asm

@@ -4,11 +4,11 @@
 // RUN:   | FileCheck %s --check-prefix=DEFAULT
 
 // latch-lower-tasks{map-evict-first}: a map by vectors loads and stores its vectors through inline PTX
-// evict-first in L2 (ld/st.global.cs), as adamw-evict-first does for AdamW (docs/benchmarks.md, round
+// evict-first in L2 (createpolicy, .L2::cache_hint), as adamw-evict-first does for AdamW (docs/benchmarks.md, round
 // twenty-six); the default keeps plain vector loads and stores.
 // CHECK-LABEL: func.func @task_body_0(
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.cs.v4.b32
-// CHECK: llvm.inline_asm has_side_effects "st.global.cs.v4.b32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "ld.global.L2::cache_hint.v4.b32
+// CHECK: llvm.inline_asm has_side_effects "st.global.L2::cache_hint.v4.b32
 // CHECK: return
 // DEFAULT-LABEL: func.func @task_body_0(
 // DEFAULT-NOT: llvm.inline_asm
