@@ -375,7 +375,7 @@ typedef struct gen {
   /* its task_scratch and pooled_scratch requests in order (a task of the same signature repeats them) */
   struct scratch_request *requests;
   int request_count, request_capacity;
-  bool evict_first; /* global loads, stores and copies evict-first in L2 (global_load, global_store) */
+  bool evict_first; /* global loads and stores evict-first in L2 (global_load, global_store) */
   bool failed;
 } gen;
 
@@ -802,11 +802,10 @@ static void global_store(gen *g, int address, int value, const char *type, int a
   snprintf(operands + used, sizeof(operands) - used, ", %%v%d", evict_first_policy(g));
   snprintf(types + used_t, sizeof(types) - used_t, ", i64");
   int none = fresh(g);
-  ln(g, "%%v%d = llvm.inline_asm has_side_effects \"st.global.L2::cache_hint.%s [$0], %s, $%d;\", \"l,%sl,~{memory}\" %s : "
-        "(%s) -> !llvm.void",
+  ln(g, "%%v%d = llvm.inline_asm has_side_effects \"st.global.L2::cache_hint.%s [$0], %s, $%d;\", "
+        "\"l,%sl,~{memory}\" %s : (%s) -> !llvm.void",
      none, raw.ptx, list, raw.registers + 1, constraints, operands, types);
 }
-
 
 static int prologue_load(gen *g, const tensor_ref *t, int index);
 
@@ -6237,7 +6236,8 @@ static bool lower_task(lowerer *l, MlirOperation op, int index) {
 
   /* The tile body, and the same without its name: the key under which tasks share it. */
   latch_text body = {0}, key = {0};
-  gen g = {.l = l, .op = op, .t = &body, .shared = -1, .tiles = tiles, .index = index, .evict_first = l->l2_evict_first};
+  gen g = {.l = l, .op = op, .t = &body, .shared = -1, .tiles = tiles, .index = index,
+           .evict_first = l->l2_evict_first};
   int tid32 = fresh(&g), ntid32 = fresh(&g);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.tid.x : i32", tid32);
   ln(&g, "%%v%d = nvvm.read.ptx.sreg.ntid.x : i32", ntid32);
@@ -6444,8 +6444,7 @@ static const latch_pass_option lower_tasks_option_table[] = {
      offsetof(lower_tasks_options, lean_wgmma_stages)},
     {"adamw-evict-first", LATCH_OPTION_BOOL, "false",
      "AdamW steps by vectors load and store p, g, m, v evict-first in L2 (inline PTX: createpolicy, "
-     ".L2::cache_hint), so that "
-     "their stream, read and written once, does not evict the kernel's code from L2",
+     ".L2::cache_hint), so that their stream, read and written once, does not evict the kernel's code from L2",
      offsetof(lower_tasks_options, adamw_evict_first)},
     {"map-evict-first", LATCH_OPTION_BOOL, "false",
      "maps by vectors load and store their vectors evict-first in L2 as well",
