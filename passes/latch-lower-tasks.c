@@ -654,6 +654,18 @@ static int element_address(gen *g, const tensor_ref *t, int index) {
   return r;
 }
 
+/* The vector of `type` whose `count` elements are the values `elements`. */
+static int vector_of(gen *g, const int *elements, int count, const char *type) {
+  int v = fresh(g);
+  ln(g, "%%v%d = llvm.mlir.poison : %s", v, type);
+  for (int e = 0; e < count; ++e) {
+    int next = fresh(g);
+    ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : %s", next, elements[e], v, ci32(g, e), type);
+    v = next;
+  }
+  return v;
+}
+
 /* L2 evict-first accesses (l2-evict-first, adamw-evict-first, map-evict-first): the data a tile streams
  * through L2 goes first when L2 needs room, so that it does not evict the kernel's code, which then comes
  * from memory at the next interval that runs it, about 0.5 us per KB (docs/benchmarks.md, round
@@ -695,14 +707,17 @@ typedef struct raw_access {
   const char *ptx;   /* "b16", "b32", "v2.b32", "v4.b32" */
   int registers;     /* PTX registers of the value */
   char constraint;   /* 'h' (16 bits) or 'r' */
+  const char *registers_type; /* the inline asm's result of a load of several registers */
 } raw_access;
 
 static bool raw_access_of(int bits, raw_access *out) {
   switch (bits) {
-  case 16: *out = (raw_access){"i16", "b16", 1, 'h'}; return true;
-  case 32: *out = (raw_access){"i32", "b32", 1, 'r'}; return true;
-  case 64: *out = (raw_access){"vector<2xi32>", "v2.b32", 2, 'r'}; return true;
-  case 128: *out = (raw_access){"vector<4xi32>", "v4.b32", 4, 'r'}; return true;
+  case 16: *out = (raw_access){"i16", "b16", 1, 'h', "i16"}; return true;
+  case 32: *out = (raw_access){"i32", "b32", 1, 'r', "i32"}; return true;
+  case 64: *out = (raw_access){"vector<2xi32>", "v2.b32", 2, 'r', "!llvm.struct<(i32, i32)>"}; return true;
+  case 128:
+    *out = (raw_access){"vector<4xi32>", "v4.b32", 4, 'r', "!llvm.struct<(i32, i32, i32, i32)>"};
+    return true;
   default: return false;
   }
 }
@@ -744,25 +759,16 @@ static int global_load(gen *g, int address, const char *type, int alignment) {
   raw_operands(&raw, 0, true, list, sizeof(list), constraints, sizeof(constraints));
   int policy = evict_first_policy(g);
   /* has_side_effects: without it LLVM takes the asm for a pure function and may move it across stores */
-  if (raw.registers == 1) {
-    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.L2::cache_hint.%s %s, [$1], $2;\", \"%sl,l\" %%v%d, "
-          "%%v%d : (!llvm.ptr<1>, i64) -> %s",
-       r, raw.ptx, list, constraints, address, policy, raw.type);
-  } else {
-    int lanes = fresh(g), v = fresh(g);
-    ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.L2::cache_hint.%s %s, [$%d], $%d;\", \"%sl,l\" %%v%d, "
-          "%%v%d : (!llvm.ptr<1>, i64) -> !llvm.struct<(i32%s)>",
-       lanes, raw.ptx, list, raw.registers, raw.registers + 1, constraints, address, policy,
-       raw.registers == 2 ? ", i32" : ", i32, i32, i32");
-    ln(g, "%%v%d = llvm.mlir.poison : %s", v, raw.type);
+  ln(g, "%%v%d = llvm.inline_asm has_side_effects \"ld.global.L2::cache_hint.%s %s, [$%d], $%d;\", \"%sl,l\" %%v%d, "
+        "%%v%d : (!llvm.ptr<1>, i64) -> %s",
+     r, raw.ptx, list, raw.registers, raw.registers + 1, constraints, address, policy, raw.registers_type);
+  if (raw.registers > 1) {
+    int lanes[4];
     for (int e = 0; e < raw.registers; ++e) {
-      int lane = fresh(g), next = fresh(g);
-      ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : !llvm.struct<(i32%s)>", lane, lanes, e,
-         raw.registers == 2 ? ", i32" : ", i32, i32, i32");
-      ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : %s", next, lane, v, ci32(g, e), raw.type);
-      v = next;
+      lanes[e] = fresh(g);
+      ln(g, "%%v%d = llvm.extractvalue %%v%d[%d] : %s", lanes[e], r, e, raw.registers_type);
     }
-    r = v;
+    r = vector_of(g, lanes, raw.registers, raw.type);
   }
   if (strcmp(type, raw.type) == 0)
     return r;
@@ -1378,14 +1384,11 @@ static void vector_unit_finish(gen *g, const task_io *io, const void *context, i
   }
   for (int k = 0; k < io->out_count; ++k) {
     const char *type = vector_type(io->out[k].dt);
-    int v = fresh(g);
-    ln(g, "%%v%d = llvm.mlir.poison : %s", v, type);
-    for (int e = 0; e < ELEMENTWISE_WIDTH; ++e) {
-      int next = fresh(g);
-      ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : %s", next, results[e][k], v, ci32(g, e), type);
-      v = next;
-    }
-    store_aligned(g, &io->out[k], unit_first(g, unit), v, type, unit_bytes(&io->out[k]));
+    int elements[ELEMENTWISE_WIDTH];
+    for (int e = 0; e < ELEMENTWISE_WIDTH; ++e)
+      elements[e] = results[e][k];
+    store_aligned(g, &io->out[k], unit_first(g, unit), vector_of(g, elements, ELEMENTWISE_WIDTH, type), type,
+                  unit_bytes(&io->out[k]));
   }
 }
 
@@ -1865,17 +1868,6 @@ static bool staged_by_copies(const product_operand *side) {
   return t->dt == DT_BF16 && place_aligned(t, 16) && (side->k_stride == 1 || side->i_stride == 1);
 }
 
-static int vector_of(gen *g, const int *words) {
-  int v = fresh(g);
-  ln(g, "%%v%d = llvm.mlir.poison : vector<4xi32>", v);
-  for (int m = 0; m < 4; ++m) {
-    int next = fresh(g);
-    ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<4xi32>", next, words[m], v, ci32(g, m));
-    v = next;
-  }
-  return v;
-}
-
 /* Eight bf16 at index, index + 1, ... as four pair words, element by element: valid[e] decides whether
  * element e is read or 0. */
 static int load_eight(gen *g, const tensor_ref *t, int index, const int *valid) {
@@ -1885,7 +1877,7 @@ static int load_eight(gen *g, const tensor_ref *t, int index, const int *valid) 
     int high = load_bf16_bits_if(g, t, valid[2 * m + 1], addc(g, index, 2 * m + 1));
     w[m] = pair_word(g, low, high);
   }
-  return vector_of(g, w);
+  return vector_of(g, w, 4, "vector<4xi32>");
 }
 
 static int in_range(gen *g, int x, int lo, int hi) {
@@ -2346,11 +2338,8 @@ static void product_accumulate_mma(gen *g, const product_operand *a, const produ
 
 /* f32 values lo, hi into elements index, index + 1 of the f32 tensor t with one 8-byte store (index even). */
 static void store_f32_pair(gen *g, const tensor_ref *t, int index, int lo, int hi) {
-  int v = fresh(g), with_lo = fresh(g), pair = fresh(g);
-  ln(g, "%%v%d = llvm.mlir.poison : vector<2xf32>", v);
-  ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<2xf32>", with_lo, lo, v, ci32(g, 0));
-  ln(g, "%%v%d = llvm.insertelement %%v%d, %%v%d[%%v%d : i32] : vector<2xf32>", pair, hi, with_lo, ci32(g, 1));
-  global_store(g, element_address(g, t, index), pair, "vector<2xf32>", 8);
+  int pair[2] = {lo, hi};
+  global_store(g, element_address(g, t, index), vector_of(g, pair, 2, "vector<2xf32>"), "vector<2xf32>", 8);
 }
 
 /* The warp's accumulators into out: registers 2h and 2h + 1 of a tile are columns col, col + 1 of one row,
