@@ -25,6 +25,11 @@ bool latch_attention_products_fit_tensor_cores(bool all_bf16, int64_t tq, int64_
   return latch_attention_fits_tensor_cores(all_bf16, tq, hd, tk, hdv) && tk % 64 == 0;
 }
 
+bool latch_attention_grad_tiles_paired(bool causal, int64_t tq, int64_t tk) {
+  return causal && tq > 0 && tk > 0 && tq % LATCH_ATTENTION_GRAD_PAIRED_ROWS == 0 &&
+         tk % LATCH_ATTENTION_GRAD_PAIRED_ROWS == 0;
+}
+
 const latch_probe_rule latch_probe_rules[] = {
     /* The routing: which experts each token went to, and their router probabilities. */
     {LATCH_OP_TASK_TOPK, "topk", 2, {"values", "indices"}},
@@ -364,7 +369,7 @@ int64_t latch_elementwise_tile(int64_t elements) {
  * warp-per-row ops, 64 rows for the other row-wise ops, latch_elementwise_tile elements for
  * elementwise work (copies and row gathers included; LATCH_ADAMW_TILE for adamw), 64 interleaved query rows of one (batch, head) for
  * attention (with or without lse) and the split gradient's statistics (the products: those query-row tiles,
- * then as many key-row tiles), LATCH_STATS_FROM_LSE_TILE_ROWS rows for the statistics from lse, one (batch, head, 128 queries) block for the unsplit attention_grad,
+ * then as many key-row tiles; LATCH_ATTENTION_GRAD_PAIRED_ROWS rows per tile when causal and paired), LATCH_STATS_FROM_LSE_TILE_ROWS rows for the statistics from lse, one (batch, head, 128 queries) block for the unsplit attention_grad,
  * (row tile, group) pairs x 128 columns for grouped_matmul (row tiles + groups of them),
  * latch_scatter_tile_rows rows of a scatter_add_rows with many sources, 256 sort positions
  * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles (latch_rmsnorm_grad_chunk_rows); at least 1, at most
@@ -413,9 +418,14 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: {
     MlirValue q = mlirOperationGetOperand(task, 0), k = mlirOperationGetOperand(task, 1);
     int64_t heads = latch_attention_dim(task, q, 0) * latch_attention_dim(task, q, 1);
-    tiles = heads * ceil_div(latch_attention_dim(task, q, 2), 64);
-    if (latch_op_kind_of(task) == LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)
-      tiles += heads * ceil_div(latch_attention_dim(task, k, 2), 64);
+    int64_t tq = latch_attention_dim(task, q, 2), tk = latch_attention_dim(task, k, 2);
+    tiles = heads * ceil_div(tq, 64);
+    if (latch_op_kind_of(task) != LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)
+      break;
+    if (latch_attention_grad_tiles_paired(latch_attr_bool(task, "causal", false), tq, tk))
+      tiles = heads * (tq + tk) / LATCH_ATTENTION_GRAD_PAIRED_ROWS;
+    else
+      tiles += heads * ceil_div(tk, 64);
     break;
   }
   case LATCH_OP_TASK_MAP:

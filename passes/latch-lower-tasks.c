@@ -4185,10 +4185,12 @@ typedef struct tc_rows {
   int r, c;       /* lane / 4, lane % 4 */
 } tc_rows;
 
-/* Opens the loop over virtual tiles `vt` (of B H T / 64 for `rows` = T; close with loop_end, or the
- * caller's enclosing loop) and places the warp. */
-static void tc_rows_begin(gen *g, int vt, int64_t rows, tc_rows *w) {
-  int64_t groups = rows / TC_GROUP, per_head = rows / TC_TILE_ROWS;
+/* Places the warp in virtual tile `vt` (of B H T / 64 for `rows` = T). Tile t of a head: slots 0 and 1
+ * take groups 2t and 2t + 1, slots 2 and 3 their mirrors G - 4 + slot - 2t. `half` >= 0: a paired tile
+ * (latch_attention_grad_tiles_paired; B H T / 128 tiles) in which slot s takes pair p = 4t + s, group p in
+ * half 0 and its mirror G - 1 - p in half 1, so that every warp of the tile has the same causal work. */
+static void tc_rows_begin(gen *g, int vt, int64_t rows, int half, tc_rows *w) {
+  int64_t groups = rows / TC_GROUP, per_head = rows / (half >= 0 ? LATCH_ATTENTION_GRAD_PAIRED_ROWS : TC_TILE_ROWS);
   int warp = divc(g, g->tid, 32);
   w->lane = remc(g, g->tid, 32);
   w->r = divc(g, w->lane, 4);
@@ -4196,9 +4198,16 @@ static void tc_rows_begin(gen *g, int vt, int64_t rows, tc_rows *w) {
   w->slot = divc(g, warp, 2);
   w->parity = remc(g, warp, 2);
   w->bh = divc(g, vt, per_head);
-  int t = remc(g, vt, per_head), two_t = mulc(g, t, 2);
-  int low = add(g, two_t, w->slot), high = sub(g, addc(g, w->slot, groups - 4), two_t);
-  w->row0 = mulc(g, sel(g, cmpi(g, "slt", w->slot, ci64(g, 2), "i64"), low, high, "i64"), TC_GROUP);
+  int t = remc(g, vt, per_head), group;
+  if (half >= 0) {
+    int pair = add(g, mulc(g, t, 4), w->slot);
+    group = sel(g, cmpi(g, "eq", half, ci64(g, 0), "i64"), pair, sub(g, ci64(g, groups - 1), pair), "i64");
+  } else {
+    int two_t = mulc(g, t, 2);
+    int low = add(g, two_t, w->slot), high = sub(g, addc(g, w->slot, groups - 4), two_t);
+    group = sel(g, cmpi(g, "slt", w->slot, ci64(g, 2), "i64"), low, high, "i64");
+  }
+  w->row0 = mulc(g, group, TC_GROUP);
 }
 
 /* The A fragments of the group's 16 rows of t (rows of `width` elements from element `head`), per k16 step. */
@@ -4496,7 +4505,7 @@ static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
   int64_t vtiles = hdv / 8, n = 4 + 4 * vtiles;
   int scale = cf32(g, latch_attention_scale(op));
   tc_rows w;
-  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
+  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, -1, &w);
   int k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh), o_head = attention_head(g, o, w.bh);
   bool staged = attention_stages(k, v);
   int area = staged ? tc_warp_area(g) : -1, area_b = staged ? addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD)) : -1;
@@ -4584,7 +4593,7 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
   int scale = cf32(g, latch_attention_stats_scale(op));
   tc_rows w;
-  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, &w);
+  tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, -1, &w);
   int k_head = attention_head(g, k, w.bh);
   bool staged = attention_stages(k, NULL);
   int area = staged ? tc_warp_area(g) : -1;
@@ -4636,6 +4645,22 @@ static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
   loop_end(g);
 }
 
+/* A paired tile of the split gradient (latch_attention_grad_tiles_paired) runs its rows in two halves:
+ * opens the loop over them and returns the half (-1, no loop, when not paired). The CTA barrier keeps a
+ * half's staging out of the shared words that the last half's exchange (tc_exchange) is still reading. */
+static int paired_half_begin(gen *g, bool paired) {
+  if (!paired)
+    return -1;
+  int half = loop_begin(g, ci64(g, 0), ci64(g, 2), ci64(g, 1));
+  sync_threads(g);
+  return half;
+}
+
+static void paired_half_end(gen *g, bool paired) {
+  if (paired)
+    loop_end(g);
+}
+
 /* The products of the split gradient on tensor cores (see gen_attention_grad_from_stats for the formulas;
  * L and D from stats). Query tiles: a warp's group of 16 query rows with its q and do fragments in
  * registers; per block of 32 keys S = q k^T, P = exp(S scale - L), dP = do v^T, dS = P (dP - D) and
@@ -4650,9 +4675,11 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   bool causal = latch_attention_grad_from_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
-  int64_t query_tiles = bh_count * (tq / TC_TILE_ROWS);
+  bool paired = latch_attention_grad_tiles_paired(causal, tq, tk);
+  int64_t tile_rows = paired ? LATCH_ATTENTION_GRAD_PAIRED_ROWS : TC_TILE_ROWS;
+  int64_t query_tiles = bh_count * (tq / tile_rows);
   bool staged = attention_grad_stages(io);
-  int vt = tiles_begin(g, query_tiles + bh_count * (tk / TC_TILE_ROWS));
+  int vt = tiles_begin(g, query_tiles + bh_count * (tk / tile_rows));
   int area = -1, area_b = -1, area_stats = -1; /* the warp's staged blocks */
   if (staged) {
     area = tc_warp_area(g);
@@ -4665,7 +4692,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   {
     /* query rows: dq */
     tc_rows w;
-    tc_rows_begin(g, vt, tq, &w);
+    tc_rows_begin(g, vt, tq, paired_half_begin(g, paired), &w);
     int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
     int o_head = attention_head(g, d_o, w.bh);
     int qa[TC_MAX_HEAD / 16][4], doa[TC_MAX_HEAD / 16][4], lse[2], row_dot[2];
@@ -4715,12 +4742,13 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
         store_f32(g, dq, add(g, q_head, add(g, mulc(g, row, attention_row_stride(dq)), col)), value);
       }
     when_end(g);
+    paired_half_end(g, paired);
   }
   otherwise(g);
   {
     /* key rows: dk and dv */
     tc_rows w;
-    tc_rows_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, &w);
+    tc_rows_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, paired_half_begin(g, paired), &w);
     int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
     int o_head = attention_head(g, d_o, w.bh), stats_head = mulc(g, w.bh, tq * 2);
     int n_dk = (int)(4 * hd / 8), n = n_dk + (int)(4 * hdv / 8);
@@ -4789,6 +4817,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
                 is_dk ? fmul(g, value, scale) : value);
     }
     when_end(g);
+    paired_half_end(g, paired);
   }
   when_end(g);
   loop_end(g);
@@ -4919,8 +4948,13 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
   r.lane = remc(g, g->tid, 32);
   int zero = ci64(g, 0);
   int init[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS];
-  int64_t query_tiles = attention_row_tiles(bh_count, tq);
-  int vt = tiles_begin(g, query_tiles + attention_row_tiles(bh_count, tk));
+  int64_t query_tiles = attention_row_tiles(bh_count, tq), row_tiles = query_tiles + attention_row_tiles(bh_count, tk);
+  /* paired (the tile count of latch_attention_grad_tiles_paired): a tile runs two of the row tiles */
+  bool paired = latch_attention_grad_tiles_paired(causal, tq, tk);
+  int vt = tiles_begin(g, paired ? row_tiles / 2 : row_tiles);
+  int half = paired_half_begin(g, paired);
+  if (paired)
+    vt = add(g, mulc(g, vt, 2), half);
   when_begin(g, cmpi(g, "slt", vt, ci64(g, query_tiles), "i64"));
   {
     /* query row i */
@@ -4959,6 +4993,7 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
     attention_row_end(g);
   }
   when_end(g);
+  paired_half_end(g, paired);
   loop_end(g);
 }
 
