@@ -253,8 +253,11 @@ double latch_task_tile_cost_ns(MlirOperation task) {
    * gradient tile, 128 x 128 x 128 in fp32, took 51 us), the grouped weight gradient on tensor cores (its
    * tiles of TinyMoE 2x1024, 512 rows on average, took 33-41 us on the H200, 2026-12-03, where
    * TENSOR_CORE_RATE would say 13 us: rated so, they came after the product's 23 us tiles and ended
-   * their intervals), attention on tensor cores; bytes per ns */
-  enum { TENSOR_CORE_RATE = 1300, WEIGHT_GRAD_RATE = 430, FP32_RATE = 82, ATTENTION_RATE = 400, BYTES_PER_NS = 15 };
+   * their intervals), attention on tensor cores; bytes per ns; ns per 256 ids of a bucket tile (TinyMoE
+   * 2x1024's 16 tiles of 4096 ids took 10.6 us on an H100, 2026-12-06: rated by their bytes, they came
+   * after the interval's 1024 transpose tiles and ended it 10 us after the rest) */
+  enum { TENSOR_CORE_RATE = 1300, WEIGHT_GRAD_RATE = 430, FP32_RATE = 82, ATTENTION_RATE = 400, BYTES_PER_NS = 15,
+         BUCKET_STEP_NS = 650 };
   double tiles = (double)latch_task_tile_count(task);
   if (mlirOperationGetNumResults(task) == 0 || latch_reshape_is_view(task))
     return 0;
@@ -292,6 +295,9 @@ double latch_task_tile_cost_ns(MlirOperation task) {
     bool causal = latch_attr_bool(task, "causal", false);
     return 2 * heads * scores * hd * products * (causal ? 0.5 : 1) / tiles / ATTENTION_RATE;
   }
+  case LATCH_OP_TASK_BUCKET: /* every tile reads all N ids, 256 at a time: a dependent load per step */
+    return (double)ceil_div(latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(task, 0))), 256) *
+           BUCKET_STEP_NS;
   default:
     break;
   }
