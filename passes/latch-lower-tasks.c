@@ -5180,88 +5180,105 @@ static void gen_topk(gen *g, task_io *io, MlirOperation op) {
 /* ends[g] = #{s : ids[s] <= g}; order[#{s' : ids[s'] < ids[s]} + #{s' < s : ids[s'] = ids[s]}] = s: a
  * stable counting sort. Two forms, both exact (integer counts) and with the same result:
  *
- * - G <= LATCH_BUCKET_BALLOT_GROUPS (bucket_by_ballot): tile vt owns the sort positions of s in
+ * - G <= LATCH_BUCKET_BALLOT_GROUPS (bucket_by_match): tile vt owns the sort positions of s in
  *   [p0, p0 + 256). Every tile counts, over all N ids (256 at a time, coalesced), per bucket b how many
- *   ids equal b (total) and how many of those come before p0 (before): each warp's ballot of "id = b" for
- *   every b, its population count kept by lane b; the warps' counts meet in shared memory. Thread t then
- *   places s = p0 + t at sum over b < id of total[b], plus before[id], plus the ids equal to its own among
- *   the tile's earlier ones (shared memory). Tile 0 writes ends. O(N) per tile, O(N^2 / 256) in all.
- *   Ids are clamped into [0, G) (an id outside is an error of the program; clamped, no write leaves
- *   order).
+ *   ids equal b (total) and how many of those come before p0 (before): in each warp `match.any` groups
+ *   the lanes of equal ids and the group's lowest lane adds its size to the warp's count of that id in
+ *   shared memory (a few instructions per id, where a ballot per bucket took 2 G); the warps' counts
+ *   meet in shared memory. Thread t then places s = p0 + t at sum over b < id of total[b], plus
+ *   before[id], plus the ids equal to its own among the tile's earlier ones: its own warp's lanes below it
+ *   (from the match of the tile's own step) and the earlier warps' counts of that step. Tile 0 writes
+ *   ends. O(N) per tile, O(N^2 / 256) in all. Ids are clamped into [0, G) (an id outside is an error of
+ *   the program; clamped, no write leaves order).
  * - otherwise every position is computed by one thread from all N ids (O(N) each): the G + N items in
  *   virtual tiles of 256. */
 #define BUCKET_TILE 256
-#define BUCKET_BEFORE (WARPS * LATCH_BUCKET_BALLOT_GROUPS) /* shared i32 words: total per warp, before, ids */
-#define BUCKET_IDS (2 * BUCKET_BEFORE)
-_Static_assert(BUCKET_IDS + BUCKET_TILE <= SHARED_FLOATS, "the bucket tile fits @latch_smem");
+/* shared i32 words, per warp and bucket: the counts of all ids, of those before p0, of the tile's own */
+#define BUCKET_COUNTS (WARPS * LATCH_BUCKET_BALLOT_GROUPS)
+#define BUCKET_BEFORE BUCKET_COUNTS
+#define BUCKET_OWN (2 * BUCKET_COUNTS)
+_Static_assert(3 * BUCKET_COUNTS <= SHARED_FLOATS, "the bucket tile fits @latch_smem");
 _Static_assert(BUCKET_TILE == CTA_THREADS, "a bucket tile is one position per thread");
 
 static int clamped_bucket(gen *g, const tensor_ref *ids, int s, int64_t groups) {
   return mini(g, maxi(g, load_index(g, ids, s), ci64(g, 0)), ci64(g, groups - 1));
 }
 
-static int ballot_count(gen *g, int predicate) {
-  int mask = fresh(g), count = fresh(g);
-  ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), predicate);
-  ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", count, mask);
-  return count;
+static int popc32(gen *g, int value) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", r, value);
+  return r;
 }
 
-/* The sum over the warps of shared i32 word base + w G + b (b an i64 value), as i64. */
-static int warps_sum(gen *g, int64_t base, int64_t groups, int b) {
+/* shared i32 word `index` += value (another lane of the warp may add to it in the next step) */
+static void shared_add_i32(gen *g, int index, int value) {
+  int old = fresh(g);
+  ln(g, "%%v%d = llvm.atomicrmw add %%v%d, %%v%d syncscope(\"block\") monotonic : !llvm.ptr<3>, i32", old,
+     shared_address(g, index), value);
+}
+
+/* The sum over the warps w (those below `below`, when it is not -1) of shared i32 word base + w G + b
+ * (b an i64 value), as i64. */
+static int warps_sum(gen *g, int64_t base, int64_t groups, int b, int below) {
   int sum = ci64(g, 0);
   for (int w = 0; w < WARPS; ++w) {
-    int count = shared_load_as(g, add(g, ci64(g, base + w * groups), b), "i32");
-    sum = add(g, sum, cast(g, "arith.extsi", count, "i32", "i64"));
+    int count = cast(g, "arith.extsi", shared_load_as(g, add(g, ci64(g, base + w * groups), b), "i32"), "i32", "i64");
+    if (below >= 0)
+      count = sel(g, cmpi(g, "slt", ci64(g, w), below, "i64"), count, ci64(g, 0), "i64");
+    sum = add(g, sum, count);
   }
   return sum;
 }
 
-static void bucket_by_ballot(gen *g, const tensor_ref *ids, const tensor_ref *order, const tensor_ref *ends) {
+static void bucket_by_match(gen *g, const tensor_ref *ids, const tensor_ref *order, const tensor_ref *ends) {
   int64_t n = ids->elements, groups = ends->elements;
   int zero = ci64(g, 0), lane = remc(g, g->tid, 32), warp = divc(g, g->tid, 32);
   int vt = tiles_begin(g, ceil_div(n, BUCKET_TILE));
   int p0 = mulc(g, vt, BUCKET_TILE);
   sync_threads(g); /* the previous tile's shared words are used up */
+  int w = loop_begin(g, g->tid, ci64(g, 3 * BUCKET_COUNTS), g->ntid);
+  shared_store_as(g, w, ci32(g, 0), "i32");
+  loop_end(g);
+  sync_threads(g);
+  int lane32 = cast(g, "arith.trunci", lane, "i64", "i32");
+  int lanes_below = op2(g, "arith.subi", op2(g, "arith.shli", ci32(g, 1), lane32, "i32"), ci32(g, 1), "i32");
+  int rank_arg, rank_in_warp; /* the lanes of the thread's warp below it with its id, in the tile's own step */
+  int c = loop1_begin(g, zero, ci64(g, n), ci64(g, CTA_THREADS), ci32(g, 0), "i32", &rank_arg, &rank_in_warp);
   {
-    int carried[2] = {ci32(g, 0), ci32(g, 0)}, args[2], counts[2];
-    const char *types[2] = {"i32", "i32"};
-    int c = for_begin(g, zero, ci64(g, n), ci64(g, CTA_THREADS), 2, carried, types, args, counts);
     int s = add(g, c, g->tid);
     int inside = cmpi(g, "slt", s, ci64(g, n), "i64");
     int id = sel(g, inside, clamped_bucket(g, ids, mini(g, s, ci64(g, n - 1)), groups), ci64(g, -1), "i64");
-    int early = cmpi(g, "slt", s, p0, "i64");
-    int next[2] = {args[0], args[1]};
-    for (int64_t b = 0; b < groups; ++b) {
-      int equal = cmpi(g, "eq", id, ci64(g, b), "i64");
-      int mine = cmpi(g, "eq", lane, ci64(g, b), "i64");
-      next[0] = op2(g, "arith.addi", next[0], sel(g, mine, ballot_count(g, equal), ci32(g, 0), "i32"), "i32");
-      next[1] = op2(g, "arith.addi", next[1],
-                    sel(g, mine, ballot_count(g, op2(g, "arith.andi", equal, early, "i1")), ci32(g, 0), "i32"), "i32");
+    int same = fresh(g), first = fresh(g);
+    ln(g, "%%v%d = nvvm.match.sync any %%v%d, %%v%d : i32 -> i32", same, ci32(g, -1),
+       cast(g, "arith.trunci", id, "i64", "i32"));
+    ln(g, "%%v%d = \"llvm.intr.cttz\"(%%v%d) <{is_zero_poison = false}> : (i32) -> i32", first, same);
+    int own_step = cmpi(g, "eq", c, p0, "i64");
+    when_begin(g, op2(g, "arith.andi", inside, cmpi(g, "eq", first, lane32, "i32"), "i1"));
+    {
+      int word = add(g, mulc(g, warp, groups), id), count = popc32(g, same);
+      shared_add_i32(g, word, count);
+      when_begin(g, cmpi(g, "slt", c, p0, "i64"));
+      shared_add_i32(g, addc(g, word, BUCKET_BEFORE), count);
+      when_end(g);
+      when_begin(g, own_step);
+      shared_add_i32(g, addc(g, word, BUCKET_OWN), count);
+      when_end(g);
     }
-    for_end(g, 2, next, types);
-    when_begin(g, cmpi(g, "slt", lane, ci64(g, groups), "i64"));
-    int word = add(g, mulc(g, warp, groups), lane);
-    shared_store_as(g, word, counts[0], "i32");
-    shared_store_as(g, addc(g, word, BUCKET_BEFORE), counts[1], "i32");
     when_end(g);
+    loop1_end(g, sel(g, own_step, popc32(g, op2(g, "arith.andi", same, lanes_below, "i32")), rank_arg, "i32"), "i32");
   }
+  sync_threads(g);
   int s = add(g, p0, g->tid);
   int mine = cmpi(g, "slt", s, ci64(g, n), "i64");
-  int id = sel(g, mine, clamped_bucket(g, ids, mini(g, s, ci64(g, n - 1)), groups), ci64(g, -1), "i64");
-  shared_store_as(g, addc(g, g->tid, BUCKET_IDS), cast(g, "arith.trunci", id, "i64", "i32"), "i32");
-  sync_threads(g);
   when_begin(g, mine);
   {
-    int rank = warps_sum(g, BUCKET_BEFORE, groups, id);
+    int id = clamped_bucket(g, ids, s, groups);
+    int rank = warps_sum(g, BUCKET_BEFORE, groups, id, -1);
     for (int64_t b = 0; b < groups; ++b) {
       int earlier = cmpi(g, "slt", ci64(g, b), id, "i64");
-      rank = add(g, rank, sel(g, earlier, warps_sum(g, 0, groups, ci64(g, b)), zero, "i64"));
+      rank = add(g, rank, sel(g, earlier, warps_sum(g, 0, groups, ci64(g, b), -1), zero, "i64"));
     }
-    int acc, within;
-    int t = loop1_begin(g, zero, g->tid, ci64(g, 1), zero, "i64", &acc, &within);
-    int other = cast(g, "arith.extsi", shared_load_as(g, addc(g, t, BUCKET_IDS), "i32"), "i32", "i64");
-    loop1_end(g, add(g, acc, cast(g, "arith.extui", cmpi(g, "eq", other, id, "i64"), "i1", "i64")), "i64");
+    int within = add(g, cast(g, "arith.extui", rank_in_warp, "i32", "i64"), warps_sum(g, BUCKET_OWN, groups, id, warp));
     store_raw(g, order, add(g, rank, within), cast(g, "arith.trunci", s, "i64", "i32"));
   }
   when_end(g);
@@ -5270,7 +5287,7 @@ static void bucket_by_ballot(gen *g, const tensor_ref *ids, const tensor_ref *or
   {
     int acc, end;
     int b = loop1_begin(g, zero, addc(g, g->tid, 1), ci64(g, 1), zero, "i64", &acc, &end);
-    loop1_end(g, add(g, acc, warps_sum(g, 0, groups, b)), "i64");
+    loop1_end(g, add(g, acc, warps_sum(g, 0, groups, b, -1)), "i64");
     store_raw(g, ends, g->tid, cast(g, "arith.trunci", end, "i64", "i32"));
   }
   when_end(g);
@@ -5281,7 +5298,7 @@ static void gen_bucket(gen *g, task_io *io) {
   const tensor_ref *ids = &io->in[0], *order = &io->out[0], *ends = &io->out[1];
   int64_t n = ids->elements, groups = ends->elements;
   if (groups <= LATCH_BUCKET_BALLOT_GROUPS) {
-    bucket_by_ballot(g, ids, order, ends);
+    bucket_by_match(g, ids, order, ends);
     return;
   }
   int vt = tiles_begin(g, ceil_div(groups + n, BUCKET_TILE));

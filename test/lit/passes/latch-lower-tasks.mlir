@@ -617,25 +617,40 @@ func.func @topk(%x: tensor<10x7xf32>) -> (tensor<10x3xf32>, tensor<10x3xi32>) {
 
 // -----
 
-// task.bucket with G = 4 <= 32 buckets (the ballot form): one tile per 256 sort positions (18 ids: one
-// tile). The tile counts, over all ids 256 at a time, each bucket's ids and those before the tile (two
-// warp ballots per bucket, kept by lane b), stores the warps' counts and its own ids in shared memory,
-// then each thread places its id (the sums of the earlier buckets, the ids before the tile, the tile's
-// earlier equal ids) and tile 0 writes ends. No scratch memory, no atomics.
+// task.bucket with G = 4 <= 32 buckets (the match form): one tile per 256 sort positions (18 ids: one
+// tile). The tile zeroes its per-warp counts in shared memory, counts over all ids 256 at a time (each
+// warp's lanes of equal ids found by match.any; the lowest lane of each adds their number to its warp's
+// count of the id, and to the count before the tile or of the tile's own step), keeps the number of its
+// warp's lanes below it with its id in the tile's own step, then each thread places its id (the sums of
+// the earlier buckets, the ids before the tile, the earlier warps' and lanes' equal ids of the tile) and
+// tile 0 writes ends. No scratch memory, no global atomics.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c1_i64 step %c1_i64 : i64 {
 // CHECK: %[[P0:.*]] = arith.muli %[[VT]], %c256_i64 : i64
 // CHECK-NEXT: nvvm.barrier0
-// CHECK: %[[COUNTS:.*]]:2 = scf.for %{{.*}} = %c0_i64 to %c18_i64 step %c256_i64 iter_args(%{{.*}} = %c0_i32, %{{.*}} = %c0_i32) -> (i32, i32) : i64 {
-// CHECK-COUNT-8: nvvm.vote.sync ballot
-// CHECK: scf.yield
-// CHECK: llvm.store %[[COUNTS]]#0, %{{.*}} : i32, !llvm.ptr<3>
-// CHECK: llvm.store %[[COUNTS]]#1, %{{.*}} : i32, !llvm.ptr<3>
-// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
-// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %c768_i64 step %{{.*}} : i64 {
+// CHECK: llvm.store %c0_i32, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: %[[RANK:.*]] = scf.for %[[C:.*]] = %c0_i64 to %c18_i64 step %c256_i64 iter_args(%[[ARG:.*]] = %c0_i32) -> (i32) : i64 {
+// CHECK: %[[SAME:.*]] = nvvm.match.sync any %c-1_i32, %{{.*}} : i32 -> i32
+// CHECK: %[[FIRST:.*]] = "llvm.intr.cttz"(%[[SAME]])
+// CHECK: %[[OWN:.*]] = arith.cmpi eq, %[[C]], %[[P0]] : i64
 // CHECK: scf.if
-// CHECK: scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c1_i64 iter_args(%{{.*}} = %c0_i64) -> (i64) : i64 {
+// CHECK: %[[COUNT:.*]] = llvm.intr.ctpop(%[[SAME]]) : (i32) -> i32
+// CHECK: llvm.atomicrmw add %{{.*}}, %[[COUNT]] syncscope("block") monotonic : !llvm.ptr<3>, i32
+// CHECK: arith.cmpi slt, %[[C]], %[[P0]] : i64
+// CHECK: llvm.atomicrmw add %{{.*}}, %[[COUNT]] syncscope("block") monotonic : !llvm.ptr<3>, i32
+// CHECK: scf.if %[[OWN]] {
+// CHECK: llvm.atomicrmw add %{{.*}}, %[[COUNT]] syncscope("block") monotonic : !llvm.ptr<3>, i32
+// CHECK: %[[BELOW:.*]] = arith.andi %[[SAME]], %{{.*}} : i32
+// CHECK: %[[LANES:.*]] = llvm.intr.ctpop(%[[BELOW]]) : (i32) -> i32
+// CHECK: %[[NEXT:.*]] = arith.select %[[OWN]], %[[LANES]], %[[ARG]] : i32
+// CHECK: scf.yield %[[NEXT]] : i32
+// CHECK-NOT: nvvm.vote.sync
+// CHECK: nvvm.barrier0
+// CHECK: scf.if
+// CHECK: arith.extui %[[RANK]] : i32 to i64
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
 // CHECK: %[[TILE0:.*]] = arith.cmpi eq, %[[VT]], %c0_i64 : i64
 // CHECK: scf.if
