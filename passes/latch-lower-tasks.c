@@ -3345,8 +3345,10 @@ static void gen_cross_entropy_grad_from_stats(gen *g, task_io *io) {
 }
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
- * tiles: the row tiles of dx, then (column tile of LATCH_NORM_DW_COLUMNS columns, chunk of
- * latch_rmsnorm_grad_chunk_rows rows) tiles of dw (dialects/schedule.h says why these sizes). A dw tile
+ * tiles: the (column tile of LATCH_NORM_DW_COLUMNS columns, chunk of latch_rmsnorm_grad_chunk_rows rows)
+ * tiles of dw (dialects/schedule.h says why these sizes), then the row tiles of dx: the dw tiles take
+ * about twice as long, and numbered last they started last and ended their intervals (TinyMoE 2x1024,
+ * H100, 2026-12-06: 10-11.6 us tiles started 11 us into a 14 us interval). A dw tile
  * computes r of its chunk's rows into shared memory (a warp per row); each thread then sums its column
  * over the chunk's rows in increasing order (blocks of NORM_DW_UNROLL rows with their loads issued
  * first, then the rest one by one) into the chunk's part, stored in task scratch. The last chunk tile of
@@ -3364,12 +3366,12 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   int partials = task_scratch(g, "partials", chunks * d, "f32");
   int arrivals = task_scratch(g, "arrivals", column_tiles, "i32");
   int zero = ci64(g, 0), lane = remc(g, g->tid, 32);
-  int vt = tiles_begin(g, row_tiles + column_tiles * chunks);
-  int row_tile_count = ci64(g, row_tiles);
-  when_begin(g, cmpi(g, "slt", vt, row_tile_count, "i64"));
+  int vt = tiles_begin(g, column_tiles * chunks + row_tiles);
+  int dw_tile_count = ci64(g, column_tiles * chunks);
+  when_begin(g, cmpi(g, "sge", vt, dw_tile_count, "i64"));
   {
     /* a warp per row of dx: lane l takes columns l, l + 32, ... */
-    int row = warp_span_begin(g, vt, LATCH_WARP_ROW_TILE, rows);
+    int row = warp_span_begin(g, sub(g, vt, dw_tile_count), LATCH_WARP_ROW_TILE, rows);
     int base = mulc(g, row, d);
     if (row_in_lanes(d)) {
       int xs[ROW_LANE_PARTS], dys[ROW_LANE_PARTS], ws[ROW_LANE_PARTS], terms[ROW_LANE_PARTS];
@@ -3409,9 +3411,8 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   }
   otherwise(g);
   {
-    /* dw tile (column tile ct, chunk ch): this chunk's part of dw[ct's columns] into task scratch */
-    int dw_tile = sub(g, vt, row_tile_count);
-    int ct = divc(g, dw_tile, chunks), ch = remc(g, dw_tile, chunks);
+    /* dw tile vt (column tile ct, chunk ch): this chunk's part of dw[ct's columns] into task scratch */
+    int ct = divc(g, vt, chunks), ch = remc(g, vt, chunks);
     int column = add(g, mulc(g, ct, LATCH_NORM_DW_COLUMNS), g->tid);
     int column_inside = cmpi(g, "slt", column, ci64(g, d), "i64");
     int chunk = mulc(g, ch, chunk_size);

@@ -944,8 +944,9 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 
 // -----
 
-// task.rmsnorm_grad: virtual tiles 0..74 are the 8-row tiles of dx, tiles 75..84 the dw tiles (one
-// column tile of 256 columns x 10 chunks of 64 rows: latch_rmsnorm_grad_chunk_rows); dx and the inverse
+// task.rmsnorm_grad: virtual tiles 0..9 are the dw tiles (one column tile of 256 columns x 10 chunks of
+// 64 rows: latch_rmsnorm_grad_chunk_rows; first, being the longer), tiles 10..84 the 8-row tiles of dx,
+// row tile vt - 10; dx and the inverse
 // RMS take a warp per row (the butterfly sums over lanes); the dw tile puts the chunk's inverse RMS in
 // shared memory, and each thread sums its column over the chunk's rows in order (blocks of 8 rows with
 // their loads first, then the rest one by one) into the chunk's part (task scratch:
@@ -955,15 +956,16 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, {{(%[^:]*: !llvm.ptr<1>, )+}}%[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
 // CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c85_i64 step %c85_i64 : i64 {
-// CHECK: %[[ROWS:.*]] = arith.cmpi slt, %[[VT]], %c75_i64 : i64
+// CHECK: %[[ROWS:.*]] = arith.cmpi sge, %[[VT]], %c10_i64 : i64
 // CHECK: scf.if %[[ROWS]] {
+// CHECK: %[[ROW_TILE:.*]] = arith.subi %[[VT]], %c10_i64 : i64
+// CHECK: arith.muli %[[ROW_TILE]], %c8_i64 : i64
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK: math.sqrt
 // CHECK: llvm.store
 // CHECK: } else {
-// CHECK: %[[DWT:.*]] = arith.subi %[[VT]], %c75_i64 : i64
-// CHECK: %[[CT:.*]] = arith.divui %[[DWT]], %c10_i64 : i64
-// CHECK: %[[CH:.*]] = arith.remui %[[DWT]], %c10_i64 : i64
+// CHECK: %[[CT:.*]] = arith.divui %[[VT]], %c10_i64 : i64
+// CHECK: %[[CH:.*]] = arith.remui %[[VT]], %c10_i64 : i64
 // CHECK: nvvm.barrier0
 // CHECK: math.sqrt
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
