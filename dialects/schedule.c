@@ -25,9 +25,10 @@ bool latch_attention_products_fit_tensor_cores(bool all_bf16, int64_t tq, int64_
   return latch_attention_fits_tensor_cores(all_bf16, tq, hd, tk, hdv) && tk % 64 == 0;
 }
 
-bool latch_attention_grad_tiles_paired(bool causal, int64_t tq, int64_t tk) {
+bool latch_attention_grad_tiles_paired(bool causal, int64_t heads, int64_t tq, int64_t tk) {
   return causal && tq > 0 && tk > 0 && tq % LATCH_ATTENTION_GRAD_PAIRED_ROWS == 0 &&
-         tk % LATCH_ATTENTION_GRAD_PAIRED_ROWS == 0;
+         tk % LATCH_ATTENTION_GRAD_PAIRED_ROWS == 0 &&
+         heads * (tq + tk) / LATCH_ATTENTION_GRAD_PAIRED_ROWS >= LATCH_ATTENTION_GRAD_PAIRED_MIN_TILES;
 }
 
 const latch_probe_rule latch_probe_rules[] = {
@@ -428,7 +429,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     tiles = heads * ceil_div(tq, 64);
     if (latch_op_kind_of(task) != LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)
       break;
-    if (latch_attention_grad_tiles_paired(latch_attr_bool(task, "causal", false), tq, tk))
+    if (latch_attention_grad_tiles_paired(latch_attr_bool(task, "causal", false), heads, tq, tk))
       tiles = heads * (tq + tk) / LATCH_ATTENTION_GRAD_PAIRED_ROWS;
     else
       tiles += heads * ceil_div(tk, 64);

@@ -186,11 +186,16 @@ bool latch_attention_products_fit_tensor_cores(bool all_bf16, int64_t tq, int64_
 /* The split gradient's causal tiles (task.attention_grad_from_stats) pair rows so that each warp has the
  * same work: a tile of LATCH_ATTENTION_GRAD_PAIRED_ROWS query rows (or key rows) in which each group of 16
  * rows is paired with its mirror (g and G - 1 - g of the head's G groups: under the causal mask one sees
- * few keys where the other sees many), where an unpaired tile of 64 rows leaves its light warps idle
- * beside its heavy ones (per-tile trace, 2026-12-06: 78 against 31 us from the first tile of a head to
- * the last). Causal, with query and key counts multiples of LATCH_ATTENTION_GRAD_PAIRED_ROWS. */
+ * few keys where the other sees many), where an unpaired tile of 64 rows lasts as long as its heaviest
+ * warp (per-tile trace, H100, 2026-12-06: 78 us for a head's first tile, 31 us for its last). Only with
+ * many tiles (at least LATCH_ATTENTION_GRAD_PAIRED_MIN_TILES paired ones): paired tiles are as long as
+ * the unpaired heavy ones, so with one wave the key-row tiles (86 us on an H200) hold the interval while
+ * the query-row tiles (55 us) are done, and TinyMoE 2x1024 (256 paired tiles) took 1.028 of the time;
+ * at 32x1024 (4096) the tile counter evens that out. Causal, with query and key counts multiples of
+ * LATCH_ATTENTION_GRAD_PAIRED_ROWS; `heads` is B H. */
 #define LATCH_ATTENTION_GRAD_PAIRED_ROWS 128
-bool latch_attention_grad_tiles_paired(bool causal, int64_t tq, int64_t tk);
+#define LATCH_ATTENTION_GRAD_PAIRED_MIN_TILES 1024
+bool latch_attention_grad_tiles_paired(bool causal, int64_t heads, int64_t tq, int64_t tk);
 /* Probes (docs/device-abi.md "Probes"): task results that the runtime can copy out of the arena, one
  * rule per op kind: the j-th task of `kind` in program order gives probes "<prefix><j>.<results[k]>" for
  * its results k < result_count. latch-plan-arena keeps them to the end of the update;

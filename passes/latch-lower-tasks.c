@@ -4676,7 +4676,7 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   bool causal = latch_attention_grad_from_stats_causal(op);
   int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
   int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
-  bool paired = latch_attention_grad_tiles_paired(causal, tq, tk);
+  bool paired = latch_attention_grad_tiles_paired(causal, bh_count, tq, tk);
   int64_t tile_rows = paired ? LATCH_ATTENTION_GRAD_PAIRED_ROWS : TC_TILE_ROWS;
   int64_t query_tiles = bh_count * (tq / tile_rows);
   bool staged = attention_grad_stages(io);
@@ -4951,7 +4951,7 @@ static void gen_attention_grad_from_stats(gen *g, task_io *io, MlirOperation op)
   int init[2 * MAX_LANE_PARTS], results[2 * MAX_LANE_PARTS];
   int64_t query_tiles = attention_row_tiles(bh_count, tq), row_tiles = query_tiles + attention_row_tiles(bh_count, tk);
   /* paired (the tile count of latch_attention_grad_tiles_paired): a tile runs two of the row tiles */
-  bool paired = latch_attention_grad_tiles_paired(causal, tq, tk);
+  bool paired = latch_attention_grad_tiles_paired(causal, bh_count, tq, tk);
   int vt = tiles_begin(g, paired ? row_tiles / 2 : row_tiles);
   int half = paired_half_begin(g, paired);
   if (paired)
