@@ -256,7 +256,9 @@ double latch_task_tile_cost_ns(MlirOperation task) {
    * TENSOR_CORE_RATE would say 13 us: rated so, they came after the product's 23 us tiles and ended
    * their intervals), attention on tensor cores; bytes per ns; ns per 256 ids of a bucket tile (TinyMoE
    * 2x1024's 16 tiles of 4096 ids took 10.6 us on an H100, 2026-12-06: rated by their bytes, they came
-   * after the interval's 1024 transpose tiles and ended it 10 us after the rest) */
+   * after the interval's 1024 transpose tiles and ended it 10 us after the rest); rmsnorm_grad by its dw
+   * tiles (10-17 us on an H200, 2026-12-06, where its bytes over all its tiles said 2.6 us: they came after
+   * the interval's AdamW tiles and ended it) */
   enum { TENSOR_CORE_RATE = 1300, WEIGHT_GRAD_RATE = 430, FP32_RATE = 82, ATTENTION_RATE = 400, BYTES_PER_NS = 15,
          BUCKET_STEP_NS = 650 };
   double tiles = (double)latch_task_tile_count(task);
@@ -295,6 +297,11 @@ double latch_task_tile_cost_ns(MlirOperation task) {
     double products = kind == LATCH_OP_TASK_ATTENTION_STATS ? 1 : forward ? 2 : 5;
     bool causal = latch_attr_bool(task, "causal", false);
     return 2 * heads * scores * hd * products * (causal ? 0.5 : 1) / tiles / ATTENTION_RATE;
+  }
+  case LATCH_OP_TASK_RMSNORM_GRAD: { /* its longest tiles, those of dw: x and dy of a chunk's rows, 256 columns */
+    int64_t d = dim_from_end(out, 0);
+    return (double)latch_rmsnorm_grad_chunk_rows(rows(out)) * (double)(d < LATCH_NORM_DW_COLUMNS ? d : LATCH_NORM_DW_COLUMNS) *
+           2 * 4 / BYTES_PER_NS;
   }
   case LATCH_OP_TASK_BUCKET: /* every tile reads all N ids, 256 at a time: a dependent load per step */
     return (double)ceil_div(latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(task, 0))), 256) *
