@@ -299,9 +299,8 @@ double latch_task_tile_cost_ns(MlirOperation task) {
     return 2 * heads * scores * hd * products * (causal ? 0.5 : 1) / tiles / ATTENTION_RATE;
   }
   case LATCH_OP_TASK_RMSNORM_GRAD: { /* its longest tiles, those of dw: x and dy of a chunk's rows, 256 columns */
-    int64_t d = dim_from_end(out, 0);
-    return (double)latch_rmsnorm_grad_chunk_rows(rows(out)) * (double)(d < LATCH_NORM_DW_COLUMNS ? d : LATCH_NORM_DW_COLUMNS) *
-           2 * 4 / BYTES_PER_NS;
+    int64_t d = dim_from_end(out, 0), columns = d < LATCH_NORM_DW_COLUMNS ? d : LATCH_NORM_DW_COLUMNS;
+    return (double)latch_rmsnorm_grad_chunk_rows(rows(out)) * (double)columns * 2 * 4 / BYTES_PER_NS;
   }
   case LATCH_OP_TASK_BUCKET: /* every tile reads all N ids, 256 at a time: a dependent load per step */
     return (double)ceil_div(latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(task, 0))), 256) *
@@ -380,14 +379,15 @@ int64_t latch_elementwise_tile(int64_t elements) {
 
 /* Output tiles of 128 x 128 for matrix products (times the k slices of latch_matmul_k_slices; the small
  * element-wise products of latch_matmul_is_small by output elements), LATCH_WARP_ROW_TILE rows for the
- * warp-per-row ops, 64 rows for the other row-wise ops, latch_elementwise_tile elements for
- * elementwise work (copies and row gathers included; LATCH_ADAMW_TILE for adamw), 64 interleaved query rows of one (batch, head) for
- * attention (with or without lse) and the split gradient's statistics (the products: those query-row tiles,
- * then as many key-row tiles; LATCH_ATTENTION_GRAD_PAIRED_ROWS rows per tile when causal and paired), LATCH_STATS_FROM_LSE_TILE_ROWS rows for the statistics from lse, one (batch, head, 128 queries) block for the unsplit attention_grad,
- * (row tile, group) pairs x 128 columns for grouped_matmul (row tiles + groups of them),
- * latch_scatter_tile_rows rows of a scatter_add_rows with many sources, 256 sort positions
- * for bucket, rmsnorm_grad's dx row tiles plus its dw tiles (latch_rmsnorm_grad_chunk_rows); at least 1, at most
- * 4096. */
+ * warp-per-row ops, 64 rows for the other row-wise ops, latch_elementwise_tile elements for elementwise
+ * work (copies and row gathers included; LATCH_ADAMW_TILE for adamw), 64 interleaved query rows of one
+ * (batch, head) for attention (with or without lse) and the split gradient's statistics (the products:
+ * those query-row tiles, then as many key-row tiles; LATCH_ATTENTION_GRAD_PAIRED_ROWS rows per tile when
+ * latch_attention_grad_tiles_paired), LATCH_STATS_FROM_LSE_TILE_ROWS rows for the statistics from lse, one
+ * (batch, head, 128 queries) block for the unsplit attention_grad, (row tile, group) pairs x 128 columns
+ * for grouped_matmul (row tiles + groups of them), latch_scatter_tile_rows rows of a scatter_add_rows with
+ * many sources, 256 sort positions for bucket, rmsnorm_grad's dw tiles (latch_rmsnorm_grad_chunk_rows)
+ * plus its dx row tiles; at least 1, at most 4096. */
 int64_t latch_task_tile_count(MlirOperation task) {
   MlirType out = mlirOperationGetNumResults(task) ? mlirValueGetType(mlirOperationGetResult(task, 0))
                                                    : mlirValueGetType(mlirOperationGetOperand(task, 0));
@@ -461,7 +461,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     break;
   case LATCH_OP_TASK_BUCKET: { /* one position of the counting sort (of order, or also of ends) per thread */
     int64_t groups = latch_type_element_count(mlirValueGetType(mlirOperationGetResult(task, 1)));
-    tiles = ceil_div(latch_type_element_count(out) + (groups <= LATCH_BUCKET_BALLOT_GROUPS ? 0 : groups), 256);
+    tiles = ceil_div(latch_type_element_count(out) + (groups <= LATCH_BUCKET_COUNTED_GROUPS ? 0 : groups), 256);
     break;
   }
   case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (columns, chunk rows) tiles of dw */

@@ -119,9 +119,9 @@ int64_t latch_small_product_outputs_per_tile(int64_t k, int64_t outputs);
 /* Whether the element-wise product of depth k takes a warp per output (else a thread): k >= 32. */
 bool latch_small_product_by_warp(int64_t k);
 
-/* task.bucket with at most this many buckets counts them by warp ballots (one tile per 256 sort
+/* task.bucket with at most this many buckets counts them per warp in shared memory (one tile per 256 sort
  * positions); with more, every position is computed alone (tiles of 256 of the G + N items). */
-#define LATCH_BUCKET_BALLOT_GROUPS 32
+#define LATCH_BUCKET_COUNTED_GROUPS 32
 
 /* task.rmsnorm_grad's dw tiles: LATCH_NORM_DW_COLUMNS columns (a thread per column) x
  * latch_rmsnorm_grad_chunk_rows(rows) rows: LATCH_NORM_DW_MIN_CHUNK_ROWS, doubled while the task would

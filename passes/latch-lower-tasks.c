@@ -5181,7 +5181,7 @@ static void gen_topk(gen *g, task_io *io, MlirOperation op) {
 /* ends[g] = #{s : ids[s] <= g}; order[#{s' : ids[s'] < ids[s]} + #{s' < s : ids[s'] = ids[s]}] = s: a
  * stable counting sort. Two forms, both exact (integer counts) and with the same result:
  *
- * - G <= LATCH_BUCKET_BALLOT_GROUPS (bucket_by_match): tile vt owns the sort positions of s in
+ * - G <= LATCH_BUCKET_COUNTED_GROUPS (bucket_by_match): tile vt owns the sort positions of s in
  *   [p0, p0 + 256). Every tile counts, over all N ids (256 at a time, coalesced), per bucket b how many
  *   ids equal b (total) and how many of those come before p0 (before): in each warp `match.any` groups
  *   the lanes of equal ids and the group's lowest lane adds its size to the warp's count of that id in
@@ -5195,7 +5195,7 @@ static void gen_topk(gen *g, task_io *io, MlirOperation op) {
  *   virtual tiles of 256. */
 #define BUCKET_TILE 256
 /* shared i32 words, per warp and bucket: the counts of all ids, of those before p0, of the tile's own */
-#define BUCKET_COUNTS (WARPS * LATCH_BUCKET_BALLOT_GROUPS)
+#define BUCKET_COUNTS (WARPS * LATCH_BUCKET_COUNTED_GROUPS)
 #define BUCKET_BEFORE BUCKET_COUNTS
 #define BUCKET_OWN (2 * BUCKET_COUNTS)
 _Static_assert(3 * BUCKET_COUNTS <= SHARED_FLOATS, "the bucket tile fits @latch_smem");
@@ -5298,7 +5298,7 @@ static void bucket_by_match(gen *g, const tensor_ref *ids, const tensor_ref *ord
 static void gen_bucket(gen *g, task_io *io) {
   const tensor_ref *ids = &io->in[0], *order = &io->out[0], *ends = &io->out[1];
   int64_t n = ids->elements, groups = ends->elements;
-  if (groups <= LATCH_BUCKET_BALLOT_GROUPS) {
+  if (groups <= LATCH_BUCKET_COUNTED_GROUPS) {
     bucket_by_match(g, ids, order, ends);
     return;
   }
