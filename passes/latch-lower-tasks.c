@@ -906,6 +906,31 @@ static int warp_span_begin(gen *g, int vt, int64_t unit, int64_t total) {
   return loop_begin(g, add(g, first, divc(g, g->tid, 32)), last, divc(g, g->ntid, 32));
 }
 
+/* Warp lane masks (i32): the lanes whose `predicate` holds, the bits set in a mask, its lowest set bit,
+ * and the lanes below `lane` (an i64 lane index). */
+static int warp_ballot(gen *g, int predicate) {
+  int mask = fresh(g);
+  ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), predicate);
+  return mask;
+}
+
+static int popc32(gen *g, int value) {
+  int r = fresh(g);
+  ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", r, value);
+  return r;
+}
+
+static int lowest_bit32(gen *g, int mask) {
+  int r = fresh(g);
+  ln(g, "%%v%d = \"llvm.intr.cttz\"(%%v%d) <{is_zero_poison = false}> : (i32) -> i32", r, mask);
+  return r;
+}
+
+static int lanes_below(gen *g, int lane) {
+  int shifted = op2(g, "arith.shli", ci32(g, 1), cast(g, "arith.trunci", lane, "i64", "i32"), "i32");
+  return op2(g, "arith.subi", shifted, ci32(g, 1), "i32");
+}
+
 /* `value` combined with `op` over the lanes whose index differs in the bits of `offsets`, in that order
  * (xor shuffles: the same bits on every lane of the group). */
 static int butterfly(gen *g, const char *op, int value, const int *offsets, int count) {
@@ -3581,9 +3606,7 @@ static void scatter_flush(gen *g, const tensor_ref *x, const tensor_ref *y, int6
     int entry_row = cast(g, "arith.extsi", shared_load_as(g, addc(g, safe, SCATTER_LIST), "i32"), "i32", "i64");
     int source = shared_load_as(g, safe, "i32");
     int hit = op2(g, "arith.andi", present, cmpi(g, "eq", entry_row, local, "i64"), "i1");
-    int mask = fresh(g), matches = fresh(g);
-    ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), hit);
-    ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", matches, mask);
+    int mask = warp_ballot(g, hit), matches = popc32(g, mask);
     int carried[SCATTER_LANE_COLUMNS + 1], inner[SCATTER_LANE_COLUMNS + 1], after[SCATTER_LANE_COLUMNS + 1];
     carried[0] = mask;
     for (int v = 0; v < SCATTER_LANE_COLUMNS; ++v)
@@ -3591,8 +3614,7 @@ static void scatter_flush(gen *g, const tensor_ref *x, const tensor_ref *y, int6
     for_begin(g, zero, cast(g, "arith.extui", matches, "i32", "i64"), ci64(g, 1), SCATTER_LANE_COLUMNS + 1, carried,
               with_mask, inner, after);
     {
-      int bit = fresh(g), s_bits = fresh(g), valid = fresh(g);
-      ln(g, "%%v%d = \"llvm.intr.cttz\"(%%v%d) <{is_zero_poison = false}> : (i32) -> i32", bit, inner[0]);
+      int bit = lowest_bit32(g, inner[0]), s_bits = fresh(g), valid = fresh(g);
       ln(g, "%%v%d, %%v%d = gpu.shuffle idx %%v%d, %%v%d, %%v%d : i32", s_bits, valid, source, bit, ci32(g, 32));
       int base = mulc(g, cast(g, "arith.extui", s_bits, "i32", "i64"), d);
       int next[SCATTER_LANE_COLUMNS + 1];
@@ -3661,18 +3683,14 @@ static void gen_scatter_add_rows(gen *g, task_io *io) {
       s[u] = add(g, addc(g, s0, (int64_t)u * CTA_THREADS), g->tid);
       local[u] = sub(g, load_index(g, idx, mini(g, s[u], ci64(g, s_count - 1))), r0);
     }
-    int below = op2(g, "arith.subi", op2(g, "arith.shli", ci32(g, 1), cast(g, "arith.trunci", lane, "i64", "i32"), "i32"),
-                    ci32(g, 1), "i32");
+    int below = lanes_below(g, lane);
     for (int u = 0; u < SCATTER_ROUNDS; ++u) {
       hit[u] = op2(g, "arith.andi", cmpi(g, "slt", s[u], ci64(g, s_count), "i64"),
                    op2(g, "arith.andi", cmpi(g, "sge", local[u], zero, "i64"),
                        cmpi(g, "slt", local[u], ci64(g, tile_rows), "i64"), "i1"), "i1");
-      int mask = fresh(g);
-      ln(g, "%%v%d = nvvm.vote.sync ballot %%v%d, %%v%d -> i32", mask, ci32(g, -1), hit[u]);
-      count[u] = fresh(g);
-      before[u] = fresh(g);
-      ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", count[u], mask);
-      ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", before[u], op2(g, "arith.andi", mask, below, "i32"));
+      int mask = warp_ballot(g, hit[u]);
+      count[u] = popc32(g, mask);
+      before[u] = popc32(g, op2(g, "arith.andi", mask, below, "i32"));
     }
     sync_threads(g); /* the previous chunk's counts are read */
     when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
@@ -5205,12 +5223,6 @@ static int clamped_bucket(gen *g, const tensor_ref *ids, int s, int64_t groups) 
   return mini(g, maxi(g, load_index(g, ids, s), ci64(g, 0)), ci64(g, groups - 1));
 }
 
-static int popc32(gen *g, int value) {
-  int r = fresh(g);
-  ln(g, "%%v%d = llvm.intr.ctpop(%%v%d) : (i32) -> i32", r, value);
-  return r;
-}
-
 /* shared i32 word `index` += value (another lane of the warp may add to it in the next step) */
 static void shared_add_i32(gen *g, int index, int value) {
   int old = fresh(g);
@@ -5241,18 +5253,17 @@ static void bucket_by_match(gen *g, const tensor_ref *ids, const tensor_ref *ord
   shared_store_as(g, w, ci32(g, 0), "i32");
   loop_end(g);
   sync_threads(g);
-  int lane32 = cast(g, "arith.trunci", lane, "i64", "i32");
-  int lanes_below = op2(g, "arith.subi", op2(g, "arith.shli", ci32(g, 1), lane32, "i32"), ci32(g, 1), "i32");
+  int lane32 = cast(g, "arith.trunci", lane, "i64", "i32"), below = lanes_below(g, lane);
   int rank_arg, rank_in_warp; /* the lanes of the thread's warp below it with its id, in the tile's own step */
   int c = loop1_begin(g, zero, ci64(g, n), ci64(g, CTA_THREADS), ci32(g, 0), "i32", &rank_arg, &rank_in_warp);
   {
     int s = add(g, c, g->tid);
     int inside = cmpi(g, "slt", s, ci64(g, n), "i64");
     int id = sel(g, inside, clamped_bucket(g, ids, mini(g, s, ci64(g, n - 1)), groups), ci64(g, -1), "i64");
-    int same = fresh(g), first = fresh(g);
+    int same = fresh(g);
     ln(g, "%%v%d = nvvm.match.sync any %%v%d, %%v%d : i32 -> i32", same, ci32(g, -1),
        cast(g, "arith.trunci", id, "i64", "i32"));
-    ln(g, "%%v%d = \"llvm.intr.cttz\"(%%v%d) <{is_zero_poison = false}> : (i32) -> i32", first, same);
+    int first = lowest_bit32(g, same);
     int own_step = cmpi(g, "eq", c, p0, "i64");
     when_begin(g, op2(g, "arith.andi", inside, cmpi(g, "eq", first, lane32, "i32"), "i1"));
     {
@@ -5266,7 +5277,7 @@ static void bucket_by_match(gen *g, const tensor_ref *ids, const tensor_ref *ord
       when_end(g);
     }
     when_end(g);
-    loop1_end(g, sel(g, own_step, popc32(g, op2(g, "arith.andi", same, lanes_below, "i32")), rank_arg, "i32"), "i32");
+    loop1_end(g, sel(g, own_step, popc32(g, op2(g, "arith.andi", same, below, "i32")), rank_arg, "i32"), "i32");
   }
   sync_threads(g);
   int s = add(g, p0, g->tid);
