@@ -4202,14 +4202,27 @@ typedef struct tc_rows {
   int parity;     /* warp % 2 - 0: even blocks of the other side (and the writes), 1: odd */
   int slot, lane; /* the group, warp / 2 (0, 1 light, 2, 3 heavy); lane */
   int r, c;       /* lane / 4, lane % 4 */
+  int tile, half; /* the tile's index within its (b, h); the half of a paired tile (-1: not paired) */
 } tc_rows;
+
+/* The group that slot `slot` (an i64 value) takes in tile `tile` of a (b, h) of `groups` groups (see
+ * tc_rows_begin). */
+static int tc_slot_group(gen *g, int tile, int slot, int half, int64_t groups) {
+  if (half >= 0) {
+    int pair = add(g, mulc(g, tile, 4), slot);
+    return sel(g, cmpi(g, "eq", half, ci64(g, 0), "i64"), pair, sub(g, ci64(g, groups - 1), pair), "i64");
+  }
+  int two_t = mulc(g, tile, 2);
+  int low = add(g, two_t, slot), high = sub(g, addc(g, slot, groups - 4), two_t);
+  return sel(g, cmpi(g, "slt", slot, ci64(g, 2), "i64"), low, high, "i64");
+}
 
 /* Places the warp in virtual tile `vt` (of B H T / 64 for `rows` = T). Tile t of a head: slots 0 and 1
  * take groups 2t and 2t + 1, slots 2 and 3 their mirrors G - 4 + slot - 2t. `half` >= 0: a paired tile
  * (latch_attention_grad_tiles_paired; B H T / 128 tiles) in which slot s takes pair p = 4t + s, group p in
  * half 0 and its mirror G - 1 - p in half 1, so that every warp of the tile has the same causal work. */
 static void tc_rows_begin(gen *g, int vt, int64_t rows, int half, tc_rows *w) {
-  int64_t groups = rows / TC_GROUP, per_head = rows / (half >= 0 ? LATCH_ATTENTION_GRAD_PAIRED_ROWS : TC_TILE_ROWS);
+  int64_t per_head = rows / (half >= 0 ? LATCH_ATTENTION_GRAD_PAIRED_ROWS : TC_TILE_ROWS);
   int warp = divc(g, g->tid, 32);
   w->lane = remc(g, g->tid, 32);
   w->r = divc(g, w->lane, 4);
@@ -4217,16 +4230,19 @@ static void tc_rows_begin(gen *g, int vt, int64_t rows, int half, tc_rows *w) {
   w->slot = divc(g, warp, 2);
   w->parity = remc(g, warp, 2);
   w->bh = divc(g, vt, per_head);
-  int t = remc(g, vt, per_head), group;
-  if (half >= 0) {
-    int pair = add(g, mulc(g, t, 4), w->slot);
-    group = sel(g, cmpi(g, "eq", half, ci64(g, 0), "i64"), pair, sub(g, ci64(g, groups - 1), pair), "i64");
-  } else {
-    int two_t = mulc(g, t, 2);
-    int low = add(g, two_t, w->slot), high = sub(g, addc(g, w->slot, groups - 4), two_t);
-    group = sel(g, cmpi(g, "slt", w->slot, ci64(g, 2), "i64"), low, high, "i64");
+  w->tile = remc(g, vt, per_head);
+  w->half = half;
+  w->row0 = mulc(g, tc_slot_group(g, w->tile, w->slot, half, rows / TC_GROUP), TC_GROUP);
+}
+
+/* The first row of the smallest (`largest`: the largest) group among the four of the warp's tile. */
+static int tc_tile_row0(gen *g, const tc_rows *w, int64_t rows, bool largest) {
+  int best = -1;
+  for (int s = 0; s < 4; ++s) {
+    int group = tc_slot_group(g, w->tile, ci64(g, s), w->half, rows / TC_GROUP);
+    best = s == 0 ? group : largest ? maxi(g, best, group) : mini(g, best, group);
   }
-  w->row0 = mulc(g, group, TC_GROUP);
+  return mulc(g, best, TC_GROUP);
 }
 
 /* The A fragments of the group's 16 rows of t (rows of `width` elements from element `head`), per k16 step. */
@@ -4239,10 +4255,14 @@ static void tc_fragments(gen *g, const tc_rows *w, const tensor_ref *t, int head
     }
 }
 
-/* Key blocks of 32 that the group of query rows at row0 sees. */
-static int tc_key_blocks(gen *g, const tc_rows *w, int64_t tk, bool causal) {
+/* Key blocks of 32 that the group of query rows at `row0` sees. */
+static int tc_key_blocks_from(gen *g, int row0, int64_t tk, bool causal) {
   int all = ci64(g, tk / TC_KEYS);
-  return causal ? mini(g, addc(g, divc(g, addc(g, w->row0, TC_GROUP - 1), TC_KEYS), 1), all) : all;
+  return causal ? mini(g, addc(g, divc(g, addc(g, row0, TC_GROUP - 1), TC_KEYS), 1), all) : all;
+}
+
+static int tc_key_blocks(gen *g, const tc_rows *w, int64_t tk, bool causal) {
+  return tc_key_blocks_from(g, w->row0, tk, causal);
 }
 
 typedef enum tc_mask { TC_MASK_NONE, TC_MASK_COLUMN_AFTER_ROW, TC_MASK_COLUMN_BEFORE_ROW } tc_mask;
@@ -4388,59 +4408,67 @@ static int tc_warp_area(gen *g) {
 
 static void warp_sync(gen *g) { ln(g, "nvvm.bar.warp.sync %%v%d : i32", ci32(g, -1)); }
 
-/* 32 rows of `width` elements of t (from element `first`) as bf16 into the block at word `area`, in
- * chunks of 8: bf16 by cp.async; f32 loaded (all of the lane's chunks first), each element rounded to
- * bf16 as pack_bf16 rounds it, and stored. */
-static void tc_stage_block(gen *g, const tc_rows *w, const tensor_ref *t, int first, int64_t width, int area) {
-  int64_t per_row = width / 8;
-  int rounded[TC_KEYS * TC_MAX_HEAD / 8 / 32], addresses[TC_KEYS * TC_MAX_HEAD / 8 / 32];
-  for (int64_t e0 = 0, m = 0; e0 < TC_KEYS * per_row; e0 += 32, ++m) {
-    int e = addc(g, w->lane, e0), row = divc(g, e, per_row), chunk = remc(g, e, per_row);
+/* `rows` rows of `width` elements of t (from element `first`) as bf16 into rows of `width` / 2 + 4 words
+ * from word `area`, copied by `threads` threads (this one `thread`) in chunks of 8: bf16 by cp.async; f32
+ * loaded (all of the thread's chunks first), each element rounded to bf16 as pack_bf16 rounds it, and
+ * stored. With `valid` >= 0 (an i64 value), only the first `valid` rows are copied, each chunk on its own. */
+static void tc_stage_rows_by(gen *g, int thread, int64_t threads, int64_t rows, const tensor_ref *t, int first,
+                             int valid, int64_t width, int area) {
+  int64_t per_row = width / 8, chunks = rows * per_row;
+  int rounded[TC_KEYS * TC_MAX_HEAD / 8 / 32], addresses[TC_KEYS * TC_MAX_HEAD / 8 / 32], count = 0;
+  for (int64_t e0 = 0; e0 < chunks; e0 += threads) {
+    int e = addc(g, thread, e0), row = divc(g, e, per_row), chunk = remc(g, e, per_row);
+    bool guarded = valid >= 0 || e0 + threads > chunks;
+    if (guarded) {
+      int inside = cmpi(g, "slt", e, ci64(g, chunks), "i64");
+      if (valid >= 0)
+        inside = op2(g, "arith.andi", inside, cmpi(g, "slt", row, valid, "i64"), "i1");
+      when_begin(g, inside);
+    }
     int address = fresh(g), from = add(g, first, add(g, mulc(g, row, attention_row_stride(t)), mulc(g, chunk, 8)));
     ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
        shared_base(g), add(g, area, add(g, mulc(g, row, width / 2 + 4), mulc(g, chunk, 4))));
-    addresses[m] = address;
+    int value = -1;
     if (t->dt == DT_BF16) {
       ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
          element_address(g, t, from));
     } else {
-      rounded[m] = fresh(g);
-      ln(g, "%%v%d = arith.truncf %%v%d : vector<8xf32> to vector<8xbf16>", rounded[m],
+      value = fresh(g);
+      ln(g, "%%v%d = arith.truncf %%v%d : vector<8xf32> to vector<8xbf16>", value,
          load_vector_as(g, t, from, "vector<8xf32>"));
     }
+    if (guarded) {
+      if (value >= 0)
+        ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", value, address);
+      when_end(g);
+    } else if (value >= 0) {
+      rounded[count] = value;
+      addresses[count++] = address;
+    }
   }
-  if (t->dt != DT_BF16)
-    for (int64_t m = 0; m < TC_KEYS * per_row / 32; ++m)
-      ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", rounded[m], addresses[m]);
+  for (int m = 0; m < count; ++m)
+    ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", rounded[m], addresses[m]);
 }
 
-/* The (L, D) pairs of 32 query rows (from stats row `first`) into the 64 words at `area`. */
-static void tc_stage_stats(gen *g, const tc_rows *w, const tensor_ref *stats, int first, int area) {
-  when_begin(g, cmpi(g, "slt", w->lane, ci64(g, 2 * TC_KEYS / 4), "i64"));
+/* 32 rows of `width` elements of t (from element `first`) into the warp's block at word `area`. */
+static void tc_stage_block(gen *g, const tc_rows *w, const tensor_ref *t, int first, int64_t width, int area) {
+  tc_stage_rows_by(g, w->lane, 32, TC_KEYS, t, first, -1, width, area);
+}
+
+/* The (L, D) pairs of `rows` query rows (from stats row `first`; the first `valid` of them, an i64 value,
+ * or all when valid < 0) into the 2 `rows` words at `area`, 4 words by each thread `thread` < rows / 2. */
+static void tc_stage_stats_by(gen *g, int thread, int64_t rows, const tensor_ref *stats, int first, int valid,
+                              int area) {
+  int inside = cmpi(g, "slt", thread, ci64(g, rows / 2), "i64");
+  if (valid >= 0)
+    inside = op2(g, "arith.andi", inside, cmpi(g, "slt", mulc(g, thread, 2), valid, "i64"), "i1");
+  when_begin(g, inside);
   int address = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
-     shared_base(g), add(g, area, mulc(g, w->lane, 4)));
+     shared_base(g), add(g, area, mulc(g, thread, 4)));
   ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
-     element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, w->lane, 4))));
+     element_address(g, stats, add(g, mulc(g, first, 2), mulc(g, thread, 4))));
   when_end(g);
-}
-
-/* Waits for the warp's copies and makes them visible to its lanes. */
-static void tc_stage_wait(gen *g) {
-  ln(g, "nvvm.cp.async.commit.group");
-  ln(g, "nvvm.cp.async.wait.group 0");
-  warp_sync(g);
-}
-
-/* The block of 32 rows from row0 of a (and of b unless NULL; one (b, h): rows from a_head, b_head) into
- * the warp's blocks at area (and area_b), once the warp is done with them; tc_stage_wait ends the copies:
- * key blocks of k and v for query rows, query blocks of q and do for the split gradient's key rows. */
-static void tc_stage_rows(gen *g, const tc_rows *w, const tensor_ref *a, const tensor_ref *b, int a_head, int b_head,
-                          int row0, int area, int area_b) {
-  warp_sync(g);
-  tc_stage_block(g, w, a, add(g, a_head, mulc(g, row0, attention_row_stride(a))), dim(a, 3), area);
-  if (b)
-    tc_stage_block(g, w, b, add(g, b_head, mulc(g, row0, attention_row_stride(b))), dim(b, 3), area_b);
 }
 
 /* Pipelined staging of the forward's and the statistics' key blocks: in the forward the warp copies
@@ -4680,85 +4708,225 @@ static void paired_half_end(gen *g, bool paired) {
     loop_end(g);
 }
 
+/* ---- the split gradient's blocks staged per CTA ----
+ * The warps of a tile of the split gradient step through the other side's blocks together: iteration i
+ * holds blocks 2i and 2i + 1, copied once by the whole CTA into one of two buffers while the CTA computes
+ * the other (one CTA barrier per iteration, which also frees the buffer that the next copy fills). Each
+ * warp takes the block of its parity, in the order it always had, or none where the block lies outside its
+ * causal range, so the sums are the same. Copied per warp instead, each block came from L2 once for every
+ * warp of its parity (four per tile), and the tiles ran at L2's bandwidth. Key tiles also keep their
+ * groups' k and v rows in shared memory, read back by ldmatrix for every block instead of from global
+ * memory (the registers hold the 64 accumulators). Layout (words): two buffers of [blocks 2i and 2i + 1 of
+ * the first operand (k for query tiles, q for key tiles)][the same of the second (v; do)][their 64 (L, D)
+ * pairs], then per slot the group's 16 rows of k and of v. */
+#define TC_PAIR_WORDS (2 * TC_BLOCK_WORDS(TC_MAX_HEAD))
+#define TC_STAGE_WORDS (2 * TC_PAIR_WORDS + 4 * TC_KEYS)
+#define TC_OWN_WORDS (TC_GROUP * (TC_MAX_HEAD / 2 + 4))
+#define TC_GRAD_SHARED_WORDS (2 * TC_STAGE_WORDS + 4 * 2 * TC_OWN_WORDS)
+
+/* What a block of the split gradient reads besides its own accumulators. */
+typedef struct tc_grad {
+  const tensor_ref *q, *k, *v, *d_o, *stats;
+  int q_head, k_head, v_head, o_head, stats_row0; /* the (b, h)'s first elements; its first stats row */
+  int64_t hd, hdv;
+  int scale;
+  bool causal;
+} tc_grad;
+
+/* Blocks 2 `pair` and 2 `pair` + 1 of t's `rows` rows (one (b, h), from element `head`) into `area`, by
+ * the whole CTA; rows past the end are not copied. */
+static void tc_stage_pair(gen *g, const tensor_ref *t, int head, int pair, int64_t rows, int area) {
+  int first_row = mulc(g, pair, 2 * TC_KEYS);
+  tc_stage_rows_by(g, g->tid, CTA_THREADS, 2 * TC_KEYS, t, add(g, head, mulc(g, first_row, attention_row_stride(t))),
+                   sub(g, ci64(g, rows), first_row), dim(t, 3), area);
+}
+
+/* Buffer `pair` % 2 of the staged blocks. */
+static int tc_stage_buffer(gen *g, int pair) { return mulc(g, remc(g, pair, 2), TC_STAGE_WORDS); }
+
+/* Copies the pair of blocks `pair` of the tile's other side (a and b; with stats, their (L, D) pairs) into
+ * its buffer, one cp.async group (empty when pair >= pairs). */
+static void tc_stage_next_pair(gen *g, const tc_grad *x, bool query_rows, int pair, int pairs) {
+  int buffer = tc_stage_buffer(g, pair);
+  when_begin(g, cmpi(g, "slt", pair, pairs, "i64"));
+  if (query_rows) {
+    tc_stage_pair(g, x->k, x->k_head, pair, dim(x->k, 2), buffer);
+    tc_stage_pair(g, x->v, x->v_head, pair, dim(x->v, 2), addc(g, buffer, TC_PAIR_WORDS));
+  } else {
+    int64_t tq = dim(x->q, 2);
+    int first_row = mulc(g, pair, 2 * TC_KEYS);
+    tc_stage_pair(g, x->q, x->q_head, pair, tq, buffer);
+    tc_stage_pair(g, x->d_o, x->o_head, pair, tq, addc(g, buffer, TC_PAIR_WORDS));
+    tc_stage_stats_by(g, g->tid, 2 * TC_KEYS, x->stats, add(g, x->stats_row0, first_row),
+                      sub(g, ci64(g, tq), first_row), addc(g, buffer, 2 * TC_PAIR_WORDS));
+  }
+  when_end(g);
+  ln(g, "nvvm.cp.async.commit.group");
+}
+
+/* The loop over the pairs [first, pairs) of a staged tile: pair `first` is copied before it; each
+ * iteration waits for its pair, opens it to the whole CTA (the barrier also ends every warp's reads of the
+ * other buffer) and copies the next pair into the other buffer. Returns the pair index. */
+static int tc_pairs_begin(gen *g, const tc_grad *x, bool query_rows, int first, int pairs, int n, const int *init,
+                          int *args, int *results) {
+  tc_stage_next_pair(g, x, query_rows, first, pairs);
+  int pair = for_begin(g, first, pairs, ci64(g, 1), n, init, f32_types, args, results);
+  ln(g, "nvvm.cp.async.wait.group 0");
+  sync_threads(g);
+  tc_stage_next_pair(g, x, query_rows, addc(g, pair, 1), pairs);
+  return pair;
+}
+
+/* One block of 32 keys (from key0) of a query tile's group: dq accumulators args -> next. k and v come
+ * from their staged blocks at k_area and v_area, or from global memory where k_area < 0. */
+static void tc_grad_query_block(gen *g, const tc_rows *w, const tc_grad *x, int (*qa)[4], int (*doa)[4],
+                                const int *lse, const int *row_dot, int key0, int k_area, int v_area,
+                                const int *args, int *next) {
+  int s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8], dsa[TC_KEYS / 16][4];
+  tc_mask mask = x->causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
+  if (k_area >= 0) {
+    tc_products_staged(g, w, qa, x->hd, k_area, key0, x->scale, mask, s);
+    tc_products_staged(g, w, doa, x->hdv, v_area, key0, -1, TC_MASK_NONE, dp);
+  } else {
+    tc_products(g, w, qa, x->hd, x->k, x->k_head, key0, x->scale, mask, s);
+    tc_products(g, w, doa, x->hdv, x->v, x->v_head, key0, -1, TC_MASK_NONE, dp);
+  }
+  for (int i = 0; i < 4 * TC_KEYS / 8; ++i) {
+    int h = i & 2 ? 1 : 0;
+    s[i] = fmul(g, fexp(g, fsub(g, s[i], lse[h])), fsub(g, dp[i], row_dot[h]));
+  }
+  tc_as_fragments(g, s, dsa);
+  memcpy(next, args, sizeof(int) * (size_t)(4 * x->hd / 8));
+  if (k_area >= 0)
+    tc_accumulate_staged(g, w, dsa, k_area, x->hd, next);
+  else
+    tc_accumulate_rows(g, w, dsa, x->k, x->k_head, x->hd, key0, next);
+}
+
+/* One block of 32 queries (from query0) of a key tile's group: dk then dv accumulators args -> next. With
+ * own_area >= 0, the group's k and v rows are staged there (k, then v 16 rows on) and q, do and the (L, D)
+ * pairs at q_area, o_area and stats_area; else all come from global memory. */
+static void tc_grad_key_block(gen *g, const tc_rows *w, const tc_grad *x, int query0, int own_area, int q_area,
+                              int o_area, int stats_area, const int *args, int *next) {
+  int s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8];
+  int ka[TC_MAX_HEAD / 16][4], va[TC_MAX_HEAD / 16][4], pa[TC_KEYS / 16][4], dsa[TC_KEYS / 16][4];
+  int n_dk = (int)(4 * x->hd / 8), n = n_dk + (int)(4 * x->hdv / 8);
+  bool staged = own_area >= 0;
+  tc_mask mask = x->causal ? TC_MASK_COLUMN_BEFORE_ROW : TC_MASK_NONE;
+  if (staged) {
+    for (int64_t kk = 0; kk < x->hd / 16; ++kk)
+      tc_block_ldmatrix(g, w, own_area, x->hd, 0, 16 * kk, 8, 0, 0, 8, false, ka[kk]);
+    tc_products_staged(g, w, ka, x->hd, q_area, query0, x->scale, mask, s);
+    for (int64_t kk = 0; kk < x->hdv / 16; ++kk)
+      tc_block_ldmatrix(g, w, addc(g, own_area, TC_OWN_WORDS), x->hdv, 0, 16 * kk, 8, 0, 0, 8, false, va[kk]);
+    tc_products_staged(g, w, va, x->hdv, o_area, query0, -1, TC_MASK_NONE, dp);
+  } else {
+    tc_fragments(g, w, x->k, x->k_head, x->hd, ka);
+    tc_products(g, w, ka, x->hd, x->q, x->q_head, query0, x->scale, mask, s);
+    tc_fragments(g, w, x->v, x->v_head, x->hdv, va);
+    tc_products(g, w, va, x->hdv, x->d_o, x->o_head, query0, -1, TC_MASK_NONE, dp);
+  }
+  for (int nt = 0; nt < TC_KEYS / 8; ++nt)
+    for (int e = 0; e < 2; ++e) {
+      int local = addc(g, mulc(g, w->c, 2), 8 * nt + e), lse, row_dot;
+      if (staged) {
+        lse = shared_load(g, add(g, stats_area, mulc(g, local, 2)));
+        row_dot = shared_load(g, addc(g, add(g, stats_area, mulc(g, local, 2)), 1));
+      } else {
+        int at = mulc(g, add(g, x->stats_row0, add(g, query0, local)), 2);
+        lse = load_f32(g, x->stats, at);
+        row_dot = load_f32(g, x->stats, addc(g, at, 1));
+      }
+      for (int i = e; i < 4; i += 2) {
+        int *p = &s[nt * 4 + i];
+        *p = fexp(g, fsub(g, *p, lse));
+        dp[nt * 4 + i] = fmul(g, *p, fsub(g, dp[nt * 4 + i], row_dot));
+      }
+    }
+  tc_as_fragments(g, s, pa);
+  tc_as_fragments(g, dp, dsa);
+  memcpy(next, args, sizeof(int) * (size_t)n);
+  if (staged) {
+    tc_accumulate_staged(g, w, dsa, q_area, x->hd, next);
+    tc_accumulate_staged(g, w, pa, o_area, x->hdv, next + n_dk);
+  } else {
+    tc_accumulate_rows(g, w, dsa, x->q, x->q_head, x->hd, query0, next);
+    tc_accumulate_rows(g, w, pa, x->d_o, x->o_head, x->hdv, query0, next + n_dk);
+  }
+}
+
 /* The products of the split gradient on tensor cores (see gen_attention_grad_from_stats for the formulas;
  * L and D from stats). Query tiles: a warp's group of 16 query rows with its q and do fragments in
  * registers; per block of 32 keys S = q k^T, P = exp(S scale - L), dP = do v^T, dS = P (dP - D) and
  * dq += dS k (k's rows as B pairs); the two warps of a group add their dq and the even one writes dq
  * scale. Key tiles: a group of 16 key rows; per block of 32 queries (those that see the keys), S^T = k q^T,
  * P^T = exp(S^T scale - L[query]), dP^T = v do^T, dS^T = P^T (dP^T - D[query]), dv += P^T do and
- * dk += dS^T q; the even warp writes dk scale and dv. k and v fragments of the key rows are read again
- * per block (registers hold the 64 accumulators). */
+ * dk += dS^T q; the even warp writes dk scale and dv. Warp parity p takes the blocks of parity p (query
+ * tiles) or of the parity of its first block plus p (key tiles). Staged: see "blocks staged per CTA". */
 static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation op) {
-  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *d_o = &io->in[3], *stats = &io->in[4];
+  tc_grad x = {.q = &io->in[0], .k = &io->in[1], .v = &io->in[2], .d_o = &io->in[3], .stats = &io->in[4]};
   const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
-  bool causal = latch_attention_grad_from_stats_causal(op);
-  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
-  int scale = cf32(g, latch_attention_grad_from_stats_scale(op));
-  bool paired = latch_attention_grad_tiles_paired(causal, bh_count, tq, tk);
+  x.causal = latch_attention_grad_from_stats_causal(op);
+  int64_t bh_count = dim(x.q, 0) * dim(x.q, 1), tq = dim(x.q, 2), tk = dim(x.k, 2);
+  x.hd = dim(x.q, 3), x.hdv = dim(x.v, 3);
+  x.scale = cf32(g, latch_attention_grad_from_stats_scale(op));
+  bool paired = latch_attention_grad_tiles_paired(x.causal, bh_count, tq, tk);
   int64_t tile_rows = paired ? LATCH_ATTENTION_GRAD_PAIRED_ROWS : TC_TILE_ROWS;
   int64_t query_tiles = bh_count * (tq / tile_rows);
   bool staged = attention_grad_stages(io);
   int vt = tiles_begin(g, query_tiles + bh_count * (tk / tile_rows));
-  int area = -1, area_b = -1, area_stats = -1; /* the warp's staged blocks */
   if (staged) {
-    area = tc_warp_area(g);
-    area_b = addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD));
-    area_stats = addc(g, area_b, TC_BLOCK_WORDS(TC_MAX_HEAD));
+    need_shared(g, TC_GRAD_SHARED_WORDS);
+    sync_threads(g); /* the previous tile's reads of shared memory end before this tile's copies */
   }
   int zero = cf32(g, 0.0);
   int init[8 * TC_MAX_HEAD / 8], args[8 * TC_MAX_HEAD / 8], results[8 * TC_MAX_HEAD / 8], other[8 * TC_MAX_HEAD / 8];
+  int next[8 * TC_MAX_HEAD / 8];
   when_begin(g, cmpi(g, "slt", vt, ci64(g, query_tiles), "i64"));
   {
     /* query rows: dq */
     tc_rows w;
     tc_rows_begin(g, vt, tq, paired_half_begin(g, paired), &w);
-    int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
-    int o_head = attention_head(g, d_o, w.bh);
+    x.q_head = attention_head(g, x.q, w.bh), x.k_head = attention_head(g, x.k, w.bh);
+    x.v_head = attention_head(g, x.v, w.bh), x.o_head = attention_head(g, x.d_o, w.bh);
     int qa[TC_MAX_HEAD / 16][4], doa[TC_MAX_HEAD / 16][4], lse[2], row_dot[2];
-    tc_fragments(g, &w, q, q_head, hd, qa);
-    tc_fragments(g, &w, d_o, o_head, hdv, doa);
+    tc_fragments(g, &w, x.q, x.q_head, x.hd, qa);
+    tc_fragments(g, &w, x.d_o, x.o_head, x.hdv, doa);
     for (int h = 0; h < 2; ++h) {
       int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
-      lse[h] = load_f32(g, stats, mulc(g, row, 2));
-      row_dot[h] = load_f32(g, stats, addc(g, mulc(g, row, 2), 1));
+      lse[h] = load_f32(g, x.stats, mulc(g, row, 2));
+      row_dot[h] = load_f32(g, x.stats, addc(g, mulc(g, row, 2), 1));
     }
-    int n = (int)(4 * hd / 8);
+    int n = (int)(4 * x.hd / 8), blocks = tc_key_blocks(g, &w, tk, x.causal);
     for (int i = 0; i < n; ++i)
       init[i] = zero;
-    int kb = for_begin(g, w.parity, tc_key_blocks(g, &w, tk, causal), ci64(g, 2), n, init, f32_types, args, results);
-    {
-      int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8], dsa[TC_KEYS / 16][4];
-      int next[4 * TC_MAX_HEAD / 8];
-      tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-      if (staged) {
-        tc_stage_rows(g, &w, k, v, k_head, v_head, key0, area, area_b);
-        tc_stage_wait(g);
-        tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
-        tc_products_staged(g, &w, doa, hdv, area_b, key0, -1, TC_MASK_NONE, dp);
-      } else {
-        tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
-        tc_products(g, &w, doa, hdv, v, v_head, key0, -1, TC_MASK_NONE, dp);
+    if (staged) {
+      /* the pairs up to the last block of the tile's largest group */
+      int most = tc_key_blocks_from(g, tc_tile_row0(g, &w, tq, true), tk, x.causal);
+      int pair = tc_pairs_begin(g, &x, true, ci64(g, 0), divc(g, addc(g, most, 1), 2), n, init, args, results);
+      {
+        int kb = add(g, mulc(g, pair, 2), w.parity), mine[8 * TC_MAX_HEAD / 8];
+        int k_area = add(g, tc_stage_buffer(g, pair), mulc(g, w.parity, TC_BLOCK_WORDS(x.hd)));
+        int v_area = add(g, addc(g, tc_stage_buffer(g, pair), TC_PAIR_WORDS), mulc(g, w.parity, TC_BLOCK_WORDS(x.hdv)));
+        if_begin(g, cmpi(g, "slt", kb, blocks, "i64"), n, f32_types, mine);
+        tc_grad_query_block(g, &w, &x, qa, doa, lse, row_dot, mulc(g, kb, TC_KEYS), k_area, v_area, args, next);
+        if_else(g, n, next, f32_types);
+        if_end(g, n, args, f32_types);
+        for_end(g, n, mine, f32_types);
       }
-      for (int i = 0; i < 4 * TC_KEYS / 8; ++i) {
-        int h = i & 2 ? 1 : 0;
-        s[i] = fmul(g, fexp(g, fsub(g, s[i], lse[h])), fsub(g, dp[i], row_dot[h]));
-      }
-      tc_as_fragments(g, s, dsa);
-      memcpy(next, args, sizeof(int) * (size_t)n);
-      if (staged)
-        tc_accumulate_staged(g, &w, dsa, area, hd, next);
-      else
-        tc_accumulate_rows(g, &w, dsa, k, k_head, hd, key0, next);
+    } else {
+      int kb = for_begin(g, w.parity, blocks, ci64(g, 2), n, init, f32_types, args, results);
+      tc_grad_query_block(g, &w, &x, qa, doa, lse, row_dot, mulc(g, kb, TC_KEYS), -1, -1, args, next);
       for_end(g, n, next, f32_types);
     }
     tc_exchange(g, &w, n, results, other);
     when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
-    for (int64_t nt = 0; nt < hd / 8; ++nt)
+    for (int64_t nt = 0; nt < x.hd / 8; ++nt)
       for (int i = 0; i < 4; ++i) {
         int row, col;
         tc_place(g, &w, nt, i, &row, &col);
-        int value = fmul(g, fadd(g, results[nt * 4 + i], other[nt * 4 + i]), scale);
-        store_f32(g, dq, add(g, q_head, add(g, mulc(g, row, attention_row_stride(dq)), col)), value);
+        int value = fmul(g, fadd(g, results[nt * 4 + i], other[nt * 4 + i]), x.scale);
+        store_f32(g, dq, add(g, x.q_head, add(g, mulc(g, row, attention_row_stride(dq)), col)), value);
       }
     when_end(g);
     paired_half_end(g, paired);
@@ -4768,60 +4936,43 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     /* key rows: dk and dv */
     tc_rows w;
     tc_rows_begin(g, sub(g, vt, ci64(g, query_tiles)), tk, paired_half_begin(g, paired), &w);
-    int q_head = attention_head(g, q, w.bh), k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh);
-    int o_head = attention_head(g, d_o, w.bh), stats_head = mulc(g, w.bh, tq * 2);
-    int n_dk = (int)(4 * hd / 8), n = n_dk + (int)(4 * hdv / 8);
+    x.q_head = attention_head(g, x.q, w.bh), x.k_head = attention_head(g, x.k, w.bh);
+    x.v_head = attention_head(g, x.v, w.bh), x.o_head = attention_head(g, x.d_o, w.bh);
+    x.stats_row0 = mulc(g, w.bh, tq);
+    int n_dk = (int)(4 * x.hd / 8), n = n_dk + (int)(4 * x.hdv / 8);
     for (int i = 0; i < n; ++i)
       init[i] = zero;
-    int first = causal ? divc(g, w.row0, TC_KEYS) : ci64(g, 0);
-    int qb = for_begin(g, add(g, first, w.parity), ci64(g, tq / TC_KEYS), ci64(g, 2), n, init, f32_types, args, results);
-    {
-      int query0 = mulc(g, qb, TC_KEYS), s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8];
-      int ka[TC_MAX_HEAD / 16][4], va[TC_MAX_HEAD / 16][4], pa[TC_KEYS / 16][4], dsa[TC_KEYS / 16][4];
-      int next[8 * TC_MAX_HEAD / 8];
-      tc_mask mask = causal ? TC_MASK_COLUMN_BEFORE_ROW : TC_MASK_NONE;
-      if (staged) {
-        tc_stage_rows(g, &w, q, d_o, q_head, o_head, query0, area, area_b);
-        tc_stage_stats(g, &w, stats, add(g, mulc(g, w.bh, tq), query0), area_stats);
-        tc_stage_wait(g);
+    /* the group's first block: the first that sees its keys */
+    int start = add(g, x.causal ? divc(g, w.row0, TC_KEYS) : ci64(g, 0), w.parity);
+    if (staged) {
+      /* the group's k and v rows, copied by its even warp (the loop's first barrier publishes them) */
+      int own = addc(g, mulc(g, w.slot, 2 * TC_OWN_WORDS), 2 * TC_STAGE_WORDS);
+      when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
+      tc_stage_rows_by(g, w.lane, 32, TC_GROUP, x.k, add(g, x.k_head, mulc(g, w.row0, attention_row_stride(x.k))), -1,
+                       x.hd, own);
+      tc_stage_rows_by(g, w.lane, 32, TC_GROUP, x.v, add(g, x.v_head, mulc(g, w.row0, attention_row_stride(x.v))), -1,
+                       x.hdv, addc(g, own, TC_OWN_WORDS));
+      when_end(g);
+      /* from the pair of the tile's smallest group's first block */
+      int first = x.causal ? divc(g, tc_tile_row0(g, &w, tk, false), 2 * TC_KEYS) : ci64(g, 0);
+      int pair = tc_pairs_begin(g, &x, false, first, ci64(g, (tq / TC_KEYS + 1) / 2), n, init, args, results);
+      {
+        int mine[8 * TC_MAX_HEAD / 8], own_parity = remc(g, start, 2);
+        int qb = add(g, mulc(g, pair, 2), own_parity), buffer = tc_stage_buffer(g, pair);
+        int q_area = add(g, buffer, mulc(g, own_parity, TC_BLOCK_WORDS(x.hd)));
+        int o_area = add(g, addc(g, buffer, TC_PAIR_WORDS), mulc(g, own_parity, TC_BLOCK_WORDS(x.hdv)));
+        int stats_area = add(g, addc(g, buffer, 2 * TC_PAIR_WORDS), mulc(g, own_parity, 2 * TC_KEYS));
+        int active = op2(g, "arith.andi", cmpi(g, "sge", qb, start, "i64"),
+                         cmpi(g, "slt", qb, ci64(g, tq / TC_KEYS), "i64"), "i1");
+        if_begin(g, active, n, f32_types, mine);
+        tc_grad_key_block(g, &w, &x, mulc(g, qb, TC_KEYS), own, q_area, o_area, stats_area, args, next);
+        if_else(g, n, next, f32_types);
+        if_end(g, n, args, f32_types);
+        for_end(g, n, mine, f32_types);
       }
-      tc_fragments(g, &w, k, k_head, hd, ka);
-      if (staged)
-        tc_products_staged(g, &w, ka, hd, area, query0, scale, mask, s);
-      else
-        tc_products(g, &w, ka, hd, q, q_head, query0, scale, mask, s);
-      tc_fragments(g, &w, v, v_head, hdv, va);
-      if (staged)
-        tc_products_staged(g, &w, va, hdv, area_b, query0, -1, TC_MASK_NONE, dp);
-      else
-        tc_products(g, &w, va, hdv, d_o, o_head, query0, -1, TC_MASK_NONE, dp);
-      for (int nt = 0; nt < TC_KEYS / 8; ++nt)
-        for (int e = 0; e < 2; ++e) {
-          int local = addc(g, mulc(g, w.c, 2), 8 * nt + e), lse, row_dot;
-          if (staged) {
-            lse = shared_load(g, add(g, area_stats, mulc(g, local, 2)));
-            row_dot = shared_load(g, addc(g, add(g, area_stats, mulc(g, local, 2)), 1));
-          } else {
-            int at = add(g, stats_head, mulc(g, add(g, query0, local), 2));
-            lse = load_f32(g, stats, at);
-            row_dot = load_f32(g, stats, addc(g, at, 1));
-          }
-          for (int i = e; i < 4; i += 2) {
-            int *p = &s[nt * 4 + i];
-            *p = fexp(g, fsub(g, *p, lse));
-            dp[nt * 4 + i] = fmul(g, *p, fsub(g, dp[nt * 4 + i], row_dot));
-          }
-        }
-      tc_as_fragments(g, s, pa);
-      tc_as_fragments(g, dp, dsa);
-      memcpy(next, args, sizeof(int) * (size_t)n);
-      if (staged) {
-        tc_accumulate_staged(g, &w, dsa, area, hd, next);
-        tc_accumulate_staged(g, &w, pa, area_b, hdv, next + n_dk);
-      } else {
-        tc_accumulate_rows(g, &w, dsa, q, q_head, hd, query0, next);
-        tc_accumulate_rows(g, &w, pa, d_o, o_head, hdv, query0, next + n_dk);
-      }
+    } else {
+      int qb = for_begin(g, start, ci64(g, tq / TC_KEYS), ci64(g, 2), n, init, f32_types, args, results);
+      tc_grad_key_block(g, &w, &x, mulc(g, qb, TC_KEYS), -1, -1, -1, -1, args, next);
       for_end(g, n, next, f32_types);
     }
     tc_exchange(g, &w, n, results, other);
@@ -4832,8 +4983,8 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
       int e = is_dk ? i : i - n_dk, row, col;
       tc_place(g, &w, e / 4, e % 4, &row, &col);
       int value = fadd(g, results[i], other[i]);
-      store_f32(g, grad, add(g, is_dk ? k_head : v_head, add(g, mulc(g, row, attention_row_stride(grad)), col)),
-                is_dk ? fmul(g, value, scale) : value);
+      store_f32(g, grad, add(g, is_dk ? x.k_head : x.v_head, add(g, mulc(g, row, attention_row_stride(grad)), col)),
+                is_dk ? fmul(g, value, x.scale) : value);
     }
     when_end(g);
     paired_half_end(g, paired);

@@ -22,8 +22,7 @@
 // CHECK: %[[GROUP:.*]] = arith.select %[[FIRST]], %[[PAIR]], %[[MIRROR]] : i64
 // CHECK: arith.muli %[[GROUP]], %c16_i64 : i64
 // CHECK: nvvm.mma.sync
-// CHECK: } else {
-// CHECK-NEXT: scf.for %[[KHALF:.*]] = %c0_i64 to %c2_i64 step %c1_i64 : i64 {
+// CHECK: scf.for %[[KHALF:.*]] = %c0_i64 to %c2_i64 step %c1_i64 : i64 {
 // CHECK-NEXT: nvvm.barrier0
 // CHECK: %[[KEY_VT:.*]] = arith.subi %[[VT]], %c512_i64 : i64
 // CHECK: arith.subi %c15_i64

@@ -1288,11 +1288,14 @@ func.func @attention_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf16>, 
 // The split gradient on tensor cores: statistics (16 mma per key block, m and l carried, L = m + log l
 // and D = do . o over the quad's columns, written by the quad's lane 0) and products: query tiles carry
 // 32 dq accumulators over key blocks (16 mma for S, 16 for dP = do v^T, 16 for dS k), key tiles carry 64
-// (dk, dv) over query blocks (16 + 16 mma for S^T and dP^T, 16 for dS^T q, 16 for P^T do). Each warp
-// stages the block of 32 rows its iteration reads in its own part of shared memory (after a CTA barrier
-// per tile): k and v by cp.async for query tiles; q by cp.async, do (f32) rounded to bf16 by vectors of
-// 8, and the 32 (L, D) pairs for key tiles; its fragments come back by ldmatrix (.trans where the block's
-// rows are the product's k).
+// (dk, dv) over query blocks (16 + 16 mma for S^T and dP^T, 16 for dS^T q, 16 for P^T do). The CTA stages
+// the other side's blocks two at a time (blocks 2i and 2i + 1, by all its threads, one cp.async group)
+// into one of two buffers: the first pair before the loop over pairs, and in each iteration, after a wait
+// for all copies and a CTA barrier, the next pair; then each warp computes the block of its parity, in an
+// scf.if that passes its accumulators through where the block lies outside its causal range. The products
+// read k and v (query tiles) or q and do (key tiles) from shared memory by ldmatrix (.trans where the
+// block's rows are the product's k), never from global memory; key tiles also read their own k and v rows
+// by ldmatrix, copied once per tile by each group's even warp. do (f32) is rounded to bf16 by vectors of 8.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: %{{.*}}:4 = scf.for
@@ -1301,28 +1304,47 @@ func.func @attention_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf16>, 
 // CHECK: math.log
 // CHECK: func.func @task_body_1(
 // CHECK: nvvm.barrier0
-// CHECK: %{{.*}}:32 = scf.for
-// CHECK-NEXT: arith.muli
-// CHECK-NEXT: nvvm.bar.warp.sync %{{.*}} : i32
-// CHECK-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK: nvvm.cp.async.commit.group
+// CHECK: %{{.*}}:32 = scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c1_i64 iter_args(
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
-// CHECK-NEXT: nvvm.bar.warp.sync
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-COUNT-4: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: %{{.*}}:32 = scf.if %{{.*}} -> (f32,
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
+// CHECK-NOT: nvvm.cp.async
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>
 // CHECK-COUNT-32: nvvm.mma.sync
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>
 // CHECK-COUNT-16: nvvm.mma.sync
-// CHECK: scf.yield
-// CHECK: %{{.*}}:64 = scf.for
-// CHECK: nvvm.bar.warp.sync
+// CHECK-NEXT: llvm.extractvalue
+// CHECK: } else {
+// CHECK-NEXT: scf.yield
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: nvvm.barrier0
+// CHECK: scf.if %{{.*}} {
 // CHECK-COUNT-8: nvvm.cp.async.shared.global
-// CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: }
+// CHECK-COUNT-2: nvvm.cp.async.shared.global
+// CHECK-COUNT-2: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
 // CHECK: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.wait.group 0
-// CHECK-COUNT-64: nvvm.mma.sync
-// CHECK: scf.yield
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: %{{.*}}:64 = scf.for
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: %{{.*}}:64 = scf.if %{{.*}} -> (f32,
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
+// CHECK-COUNT-32: nvvm.mma.sync
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: sym_name = "attention_grad_tc"
 func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf16>, %v: tensor<1x1x64x64xbf16>, %o: tensor<1x1x64x64xbf16>, %do: tensor<1x1x64x64xf32>) -> (tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>, tensor<1x1x64x64xbf16>) {
@@ -1334,15 +1356,15 @@ func.func @attention_grad_tc(%q: tensor<1x1x64x64xbf16>, %k: tensor<1x1x64x64xbf
 // -----
 
 // The same products with a bf16 do (what latch-split-attention-grad gives them, convert-do): the key
-// tiles stage q and do alike, 16 cp.async per block and no f32 loads.
+// tiles stage q, do and the (L, D) pairs alike, by cp.async and no f32 loads.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: %{{.*}}:64 = scf.for
-// CHECK: nvvm.bar.warp.sync
-// CHECK-COUNT-16: nvvm.cp.async.shared.global
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-COUNT-5: nvvm.cp.async.shared.global
 // CHECK-NOT: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
-// CHECK: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: nvvm.cp.async.commit.group
 // CHECK-COUNT-64: nvvm.mma.sync
 // CHECK: scf.yield
 // CHECK: sym_name = "attention_grad_tc_bf16_do"
