@@ -4372,17 +4372,27 @@ static void tc_place(gen *g, const tc_rows *w, int64_t nt, int i, int *row, int 
   *col = addc(g, mulc(g, w->c, 2), 8 * nt + (i & 1));
 }
 
-/* ---- attention blocks staged per warp ----
- * When the operands start 16-byte aligned, each warp of the tensor-core attention templates copies the block
- * of 32 rows that its iteration reads (k and v for query rows; in the split gradient's key rows q, do and
- * their (L, D)) into its own area of shared memory, by cp.async in 16-byte chunks (f32 do rounded to bf16 on
- * the way), and reads the B fragments back with ldmatrix (.trans where the block's rows are the product's
- * k), instead of 32- and 16-bit loads from global memory per fragment. The fragments are the same words, so
- * the products are bitwise those of the loads. The warp's own bar.warp.sync orders its copies and reads; a
- * CTA barrier at the tile's start keeps the areas clear of the previous tile's use of shared memory. */
+/* ---- attention blocks staged per CTA ----
+ * When the operands start 16-byte aligned, the warps of a tensor-core attention tile step through the other
+ * side's blocks of 32 rows together (k and v for query rows; in the split gradient's key rows q, do and
+ * their (L, D)): iteration i holds blocks 2i and 2i + 1, copied once by the whole CTA by cp.async in 16-byte
+ * chunks (f32 do rounded to bf16 on the way) into one of two buffers while the CTA computes the other, one
+ * CTA barrier per iteration (which also frees the buffer that the next copy fills). Each warp takes the
+ * block of its parity, in the order it always had, or none where the block lies outside its causal range,
+ * and reads the B fragments back with ldmatrix (.trans where the block's rows are the product's k). The
+ * fragments are the words that loads from global memory would give, so the products are bitwise those of
+ * the loads. Copied per warp instead, each block came from L2 once for every warp of its parity (four per
+ * tile) and the tiles ran at L2's bandwidth (docs/benchmarks.md, round twenty-nine). Key tiles of the split
+ * gradient also keep their groups' k and v rows in shared memory, read back by ldmatrix for every block
+ * instead of from global memory (the registers hold the 64 accumulators). Layout (words): two buffers of
+ * [blocks 2i and 2i + 1 of the first operand (k; q)][the same of the second (v; do)][their 64 (L, D)
+ * pairs], then per slot the group's 16 rows of k and of v. */
 #define TC_BLOCK_WORDS(width) (TC_KEYS * ((width) / 2 + 4)) /* 32 rows of `width` bf16 and 4 words of padding */
-#define TC_WARP_WORDS (2 * TC_BLOCK_WORDS(TC_MAX_HEAD) + 2 * TC_KEYS)
-_Static_assert(WARPS * TC_WARP_WORDS <= MMA_RING_WORDS, "the warps' staged blocks fit the product ring");
+#define TC_PAIR_WORDS (2 * TC_BLOCK_WORDS(TC_MAX_HEAD))
+#define TC_STAGE_WORDS (2 * TC_PAIR_WORDS + 4 * TC_KEYS)
+#define TC_OWN_WORDS (TC_GROUP * (TC_MAX_HEAD / 2 + 4))
+#define TC_GRAD_SHARED_WORDS (2 * TC_STAGE_WORDS + 4 * 2 * TC_OWN_WORDS)
+_Static_assert(TC_GRAD_SHARED_WORDS <= MMA_RING_WORDS, "the staged blocks fit the product ring");
 
 static bool attention_grad_stages(const task_io *io) {
   for (int i = 0; i < 4; ++i) {
@@ -4398,15 +4408,6 @@ static bool attention_grad_stages(const task_io *io) {
 static bool attention_stages(const tensor_ref *k, const tensor_ref *v) {
   return place_aligned(k, 16) && dim(k, 3) % 16 == 0 && (!v || (place_aligned(v, 16) && dim(v, 3) % 16 == 0));
 }
-
-/* The first word of the warp's area, after the CTA barrier that opens each tile of a staging template. */
-static int tc_warp_area(gen *g) {
-  need_shared(g, WARPS * TC_WARP_WORDS);
-  sync_threads(g);
-  return mulc(g, divc(g, g->tid, 32), TC_WARP_WORDS);
-}
-
-static void warp_sync(gen *g) { ln(g, "nvvm.bar.warp.sync %%v%d : i32", ci32(g, -1)); }
 
 /* `rows` rows of `width` elements of t (from element `first`) as bf16 into rows of `width` / 2 + 4 words
  * from word `area`, copied by `threads` threads (this one `thread`) in chunks of 8: bf16 by cp.async; f32
@@ -4450,11 +4451,6 @@ static void tc_stage_rows_by(gen *g, int thread, int64_t threads, int64_t rows, 
     ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", rounded[m], addresses[m]);
 }
 
-/* 32 rows of `width` elements of t (from element `first`) into the warp's block at word `area`. */
-static void tc_stage_block(gen *g, const tc_rows *w, const tensor_ref *t, int first, int64_t width, int area) {
-  tc_stage_rows_by(g, w->lane, 32, TC_KEYS, t, first, -1, width, area);
-}
-
 /* The (L, D) pairs of `rows` query rows (from stats row `first`; the first `valid` of them, an i64 value,
  * or all when valid < 0) into the 2 `rows` words at `area`, 4 words by each thread `thread` < rows / 2. */
 static void tc_stage_stats_by(gen *g, int thread, int64_t rows, const tensor_ref *stats, int first, int valid,
@@ -4471,23 +4467,65 @@ static void tc_stage_stats_by(gen *g, int thread, int64_t rows, const tensor_ref
   when_end(g);
 }
 
-/* Pipelined staging of the forward's and the statistics' key blocks: in the forward the warp copies
- * block kb + 2's k while it computes block kb's P v, and its v while it computes block kb + 2's scores;
- * the statistics copy block kb + 2's k into the warp's other block area while they compute block kb;
- * before, each block's copies were waited for at its top. Each copy is one cp.async group (an empty
- * group where there is no next block), so "all but the newest group done" is the block the warp reads
- * next; bar.warp.sync orders a buffer's ldmatrix reads before the copy that refills it. */
-static void tc_stage_next(gen *g, const tc_rows *w, const tensor_ref *t, int head, int block, int blocks, int area) {
-  when_begin(g, cmpi(g, "slt", block, blocks, "i64"));
-  tc_stage_block(g, w, t, add(g, head, mulc(g, mulc(g, block, TC_KEYS), attention_row_stride(t))), dim(t, 3), area);
+/* What an attention tile's blocks read besides their own accumulators (q, do and stats only in the split
+ * gradient; v is NULL in the statistics). */
+typedef struct tc_sides {
+  const tensor_ref *q, *k, *v, *d_o, *stats;
+  int q_head, k_head, v_head, o_head, stats_row0; /* the (b, h)'s first elements; its first stats row */
+  int64_t hd, hdv;
+  int scale;
+  bool causal;
+} tc_sides;
+
+/* Blocks 2 `pair` and 2 `pair` + 1 of t's `rows` rows (one (b, h), from element `head`) into `area`, by
+ * the whole CTA; rows past the end are not copied. */
+static void tc_stage_pair(gen *g, const tensor_ref *t, int head, int pair, int64_t rows, int area) {
+  int first_row = mulc(g, pair, 2 * TC_KEYS);
+  tc_stage_rows_by(g, g->tid, CTA_THREADS, 2 * TC_KEYS, t, add(g, head, mulc(g, first_row, attention_row_stride(t))),
+                   sub(g, ci64(g, rows), first_row), dim(t, 3), area);
+}
+
+/* Buffer `pair` % 2 of the staged blocks. */
+static int tc_stage_buffer(gen *g, int pair) { return mulc(g, remc(g, pair, 2), TC_STAGE_WORDS); }
+
+/* Copies the pair of blocks `pair` of the tile's other side (a and b; with stats, their (L, D) pairs) into
+ * its buffer, one cp.async group (empty when pair >= pairs). */
+static void tc_stage_next_pair(gen *g, const tc_sides *x, bool query_rows, int pair, int pairs) {
+  int buffer = tc_stage_buffer(g, pair);
+  when_begin(g, cmpi(g, "slt", pair, pairs, "i64"));
+  if (query_rows) {
+    tc_stage_pair(g, x->k, x->k_head, pair, dim(x->k, 2), buffer);
+    if (x->v)
+      tc_stage_pair(g, x->v, x->v_head, pair, dim(x->v, 2), addc(g, buffer, TC_PAIR_WORDS));
+  } else {
+    int64_t tq = dim(x->q, 2);
+    int first_row = mulc(g, pair, 2 * TC_KEYS);
+    tc_stage_pair(g, x->q, x->q_head, pair, tq, buffer);
+    tc_stage_pair(g, x->d_o, x->o_head, pair, tq, addc(g, buffer, TC_PAIR_WORDS));
+    tc_stage_stats_by(g, g->tid, 2 * TC_KEYS, x->stats, add(g, x->stats_row0, first_row),
+                      sub(g, ci64(g, tq), first_row), addc(g, buffer, 2 * TC_PAIR_WORDS));
+  }
   when_end(g);
   ln(g, "nvvm.cp.async.commit.group");
 }
 
-/* Waits for all but the newest cp.async group and makes the copies visible to the warp's lanes. */
-static void tc_stage_wait_older(gen *g) {
-  ln(g, "nvvm.cp.async.wait.group 1");
-  warp_sync(g);
+/* The loop over the pairs [first, pairs) of a staged tile: pair `first` is copied before it; each
+ * iteration waits for its pair, opens it to the whole CTA (the barrier also ends every warp's reads of the
+ * other buffer) and copies the next pair into the other buffer. Returns the pair index. */
+static int tc_pairs_begin(gen *g, const tc_sides *x, bool query_rows, int first, int pairs, int n, const int *init,
+                          int *args, int *results) {
+  tc_stage_next_pair(g, x, query_rows, first, pairs);
+  int pair = for_begin(g, first, pairs, ci64(g, 1), n, init, f32_types, args, results);
+  ln(g, "nvvm.cp.async.wait.group 0");
+  sync_threads(g);
+  tc_stage_next_pair(g, x, query_rows, addc(g, pair, 1), pairs);
+  return pair;
+}
+
+/* Opens a staged tile: its shared words, and the CTA barrier that ends the previous tile's reads of them. */
+static void tc_tile_shared(gen *g, int64_t words) {
+  need_shared(g, words);
+  sync_threads(g);
 }
 
 /* ldmatrix .x4 from a staged block of `width` columns at `area`: lane L, in matrix j = L / 8, addresses
@@ -4544,57 +4582,81 @@ static void tc_accumulate_staged(gen *g, const tc_rows *w, int (*a)[4], int area
     }
 }
 
+/* The loop over a query tile's key blocks, staged per CTA (`staged`) or each warp's blocks of its parity
+ * from global memory: calls `block` per block of the warp (k and v areas < 0 when not staged) and leaves the
+ * warp's carried values in results. */
+typedef void tc_query_block_fn(gen *g, const tc_rows *w, const tc_sides *x, const void *ctx, int key0, int k_area,
+                               int v_area, const int *args, int *next);
+
+static void tc_query_blocks(gen *g, const tc_rows *w, const tc_sides *x, bool staged, int64_t rows, int n,
+                            const int *init, tc_query_block_fn *block, const void *ctx, int *results) {
+  int args[8 * TC_MAX_HEAD / 8], next[8 * TC_MAX_HEAD / 8], blocks = tc_key_blocks(g, w, dim(x->k, 2), x->causal);
+  if (!staged) {
+    int kb = for_begin(g, w->parity, blocks, ci64(g, 2), n, init, f32_types, args, results);
+    block(g, w, x, ctx, mulc(g, kb, TC_KEYS), -1, -1, args, next);
+    for_end(g, n, next, f32_types);
+    return;
+  }
+  /* the pairs up to the last block of the tile's largest group */
+  int most = tc_key_blocks_from(g, tc_tile_row0(g, w, rows, true), dim(x->k, 2), x->causal), mine[8 * TC_MAX_HEAD / 8];
+  int pair = tc_pairs_begin(g, x, true, ci64(g, 0), divc(g, addc(g, most, 1), 2), n, init, args, results);
+  int kb = add(g, mulc(g, pair, 2), w->parity), buffer = tc_stage_buffer(g, pair);
+  int k_area = add(g, buffer, mulc(g, w->parity, TC_BLOCK_WORDS(x->hd)));
+  int v_area = add(g, addc(g, buffer, TC_PAIR_WORDS), mulc(g, w->parity, TC_BLOCK_WORDS(x->hdv)));
+  if_begin(g, cmpi(g, "slt", kb, blocks, "i64"), n, f32_types, mine);
+  block(g, w, x, ctx, mulc(g, kb, TC_KEYS), k_area, v_area, args, next);
+  if_else(g, n, next, f32_types);
+  if_end(g, n, args, f32_types);
+  for_end(g, n, mine, f32_types);
+}
+
+/* One block of 32 keys (from key0) of the forward: the online softmax state and o accumulators args ->
+ * next; k and v from their staged blocks (or global memory where k_area < 0). */
+static void tc_forward_block(gen *g, const tc_rows *w, const tc_sides *x, const void *ctx, int key0, int k_area,
+                             int v_area, const int *args, int *next) {
+  int(*qa)[4] = (int(*)[4])ctx;
+  int64_t n = 4 + 4 * (x->hdv / 8);
+  int s[4 * TC_KEYS / 8], alpha[2], pa[TC_KEYS / 16][4];
+  tc_mask mask = x->causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
+  if (k_area >= 0)
+    tc_products_staged(g, w, qa, x->hd, k_area, key0, x->scale, mask, s);
+  else
+    tc_products(g, w, qa, x->hd, x->k, x->k_head, key0, x->scale, mask, s);
+  memcpy(next, args, sizeof(int) * (size_t)n);
+  tc_softmax_step(g, &next[0], &next[2], alpha, s);
+  int *acc = &next[4];
+  for (int64_t i = 0; i < n - 4; ++i)
+    acc[i] = fmul(g, acc[i], alpha[(i & 2) ? 1 : 0]);
+  tc_as_fragments(g, s, pa);
+  if (k_area >= 0)
+    tc_accumulate_staged(g, w, pa, v_area, x->hdv, acc);
+  else
+    tc_accumulate_rows(g, w, pa, x->v, x->v_head, x->hdv, key0, acc);
+}
+
 /* Carried state of the forward: m[2], l[2], then the o accumulators (hdv / 8 tiles of 4). */
 static void gen_attention_mma(gen *g, task_io *io, MlirOperation op) {
-  const tensor_ref *q = &io->in[0], *k = &io->in[1], *v = &io->in[2], *o = &io->out[0];
-  bool causal = latch_attention_causal(op);
-  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(v, 3);
-  int64_t vtiles = hdv / 8, n = 4 + 4 * vtiles;
-  int scale = cf32(g, latch_attention_scale(op));
+  tc_sides x = {.k = &io->in[1], .v = &io->in[2]};
+  const tensor_ref *q = &io->in[0], *o = &io->out[0];
+  x.causal = latch_attention_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2);
+  x.hd = dim(q, 3), x.hdv = dim(x.v, 3);
+  int64_t vtiles = x.hdv / 8, n = 4 + 4 * vtiles;
+  x.scale = cf32(g, latch_attention_scale(op));
   tc_rows w;
   tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, -1, &w);
-  int k_head = attention_head(g, k, w.bh), v_head = attention_head(g, v, w.bh), o_head = attention_head(g, o, w.bh);
-  bool staged = attention_stages(k, v);
-  int area = staged ? tc_warp_area(g) : -1, area_b = staged ? addc(g, area, TC_BLOCK_WORDS(TC_MAX_HEAD)) : -1;
+  x.k_head = attention_head(g, x.k, w.bh), x.v_head = attention_head(g, x.v, w.bh);
+  int o_head = attention_head(g, o, w.bh);
+  bool staged = attention_stages(x.k, x.v);
+  if (staged)
+    tc_tile_shared(g, 2 * TC_STAGE_WORDS);
   int qa[TC_MAX_HEAD / 16][4];
-  tc_fragments(g, &w, q, attention_head(g, q, w.bh), hd, qa);
-  int init[4 + 4 * TC_MAX_HEAD / 8], args[4 + 4 * TC_MAX_HEAD / 8], results[4 + 4 * TC_MAX_HEAD / 8];
+  tc_fragments(g, &w, q, attention_head(g, q, w.bh), x.hd, qa);
+  int init[4 + 4 * TC_MAX_HEAD / 8], results[4 + 4 * TC_MAX_HEAD / 8];
   init[0] = init[1] = cf32(g, -INFINITY);
   for (int64_t i = 2; i < n; ++i)
     init[i] = cf32(g, 0.0);
-  int blocks = tc_key_blocks(g, &w, tk, causal);
-  if (staged) {
-    tc_stage_next(g, &w, k, k_head, w.parity, blocks, area);
-    tc_stage_next(g, &w, v, v_head, w.parity, blocks, area_b);
-  }
-  int kb = for_begin(g, w.parity, blocks, ci64(g, 2), (int)n, init, f32_types, args, results);
-  {
-    int key0 = mulc(g, kb, TC_KEYS), s[4 * TC_KEYS / 8], alpha[2], next[4 + 4 * TC_MAX_HEAD / 8], pa[TC_KEYS / 16][4];
-    tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-    if (staged) {
-      tc_stage_wait_older(g); /* k of block kb */
-      tc_products_staged(g, &w, qa, hd, area, key0, scale, mask, s);
-      warp_sync(g);
-      tc_stage_next(g, &w, k, k_head, addc(g, kb, 2), blocks, area);
-    } else {
-      tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
-    }
-    memcpy(next, args, sizeof(int) * (size_t)n);
-    tc_softmax_step(g, &next[0], &next[2], alpha, s);
-    int *acc = &next[4];
-    for (int64_t i = 0; i < 4 * vtiles; ++i)
-      acc[i] = fmul(g, acc[i], alpha[(i & 2) ? 1 : 0]);
-    tc_as_fragments(g, s, pa);
-    if (staged) {
-      tc_stage_wait_older(g); /* v of block kb */
-      tc_accumulate_staged(g, &w, pa, area_b, hdv, acc);
-      warp_sync(g);
-      tc_stage_next(g, &w, v, v_head, addc(g, kb, 2), blocks, area_b);
-    } else {
-      tc_accumulate_rows(g, &w, pa, v, v_head, hdv, key0, acc);
-    }
-    for_end(g, (int)n, next, f32_types);
-  }
+  tc_query_blocks(g, &w, &x, staged, tq, (int)n, init, tc_forward_block, qa, results);
   int other[4 + 4 * TC_MAX_HEAD / 8];
   tc_exchange(g, &w, (int)n, results, other);
   when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
@@ -4632,44 +4694,39 @@ static void store_row_stats(gen *g, const tensor_ref *stats, int row, int lse, i
   when_end(g);
 }
 
+/* One block of 32 keys of the statistics: the forward's scores and online softmax state, args -> next. */
+static void tc_stats_block(gen *g, const tc_rows *w, const tc_sides *x, const void *ctx, int key0, int k_area,
+                           int v_area, const int *args, int *next) {
+  (void)v_area;
+  int(*qa)[4] = (int(*)[4])ctx, s[4 * TC_KEYS / 8], alpha[2];
+  tc_mask mask = x->causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
+  if (k_area >= 0)
+    tc_products_staged(g, w, qa, x->hd, k_area, key0, x->scale, mask, s);
+  else
+    tc_products(g, w, qa, x->hd, x->k, x->k_head, key0, x->scale, mask, s);
+  memcpy(next, args, sizeof(int) * 4);
+  tc_softmax_step(g, &next[0], &next[2], alpha, s);
+}
+
 /* The statistics on tensor cores: the forward's scores and online softmax without P v; the even warp
  * writes L = m + log(l) and D = do . o of rows r and r + 8 (the quad's lanes sum columns c, c + 4, ...). */
 static void gen_attention_stats_mma(gen *g, task_io *io, MlirOperation op) {
-  const tensor_ref *q = &io->in[0], *k = &io->in[1], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
-  bool causal = latch_attention_stats_causal(op);
-  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hd = dim(q, 3), tk = dim(k, 2), hdv = dim(o, 3);
-  int scale = cf32(g, latch_attention_stats_scale(op));
+  tc_sides x = {.k = &io->in[1]};
+  const tensor_ref *q = &io->in[0], *o = &io->in[2], *d_o = &io->in[3], *stats = &io->out[0];
+  x.causal = latch_attention_stats_causal(op);
+  int64_t bh_count = dim(q, 0) * dim(q, 1), tq = dim(q, 2), hdv = dim(o, 3);
+  x.hd = dim(q, 3);
+  x.scale = cf32(g, latch_attention_stats_scale(op));
   tc_rows w;
   tc_rows_begin(g, tiles_begin(g, bh_count * (tq / TC_TILE_ROWS)), tq, -1, &w);
-  int k_head = attention_head(g, k, w.bh);
-  bool staged = attention_stages(k, NULL);
-  int area = staged ? tc_warp_area(g) : -1;
+  x.k_head = attention_head(g, x.k, w.bh);
+  bool staged = attention_stages(x.k, NULL);
+  if (staged)
+    tc_tile_shared(g, 2 * TC_STAGE_WORDS);
   int qa[TC_MAX_HEAD / 16][4];
-  tc_fragments(g, &w, q, attention_head(g, q, w.bh), hd, qa);
-  int init[4] = {cf32(g, -INFINITY), cf32(g, -INFINITY), cf32(g, 0.0), cf32(g, 0.0)}, args[4], results[4];
-  int blocks = tc_key_blocks(g, &w, tk, causal);
-  if (staged) /* k blocks in the warp's two block areas in turn (the forward's k and v) */
-    tc_stage_next(g, &w, k, k_head, w.parity, blocks, area);
-  int kb = for_begin(g, w.parity, blocks, ci64(g, 2), 4, init, f32_types, args, results);
-  {
-    int s[4 * TC_KEYS / 8], alpha[2], next[4];
-    int key0 = mulc(g, kb, TC_KEYS);
-    tc_mask mask = causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-    if (staged) {
-      int turn = remc(g, divc(g, kb, 2), 2);
-      int current = add(g, area, mulc(g, turn, TC_BLOCK_WORDS(TC_MAX_HEAD)));
-      int other = add(g, area, mulc(g, sub(g, ci64(g, 1), turn), TC_BLOCK_WORDS(TC_MAX_HEAD)));
-      warp_sync(g); /* the previous block's reads of `other` are done */
-      tc_stage_next(g, &w, k, k_head, addc(g, kb, 2), blocks, other);
-      tc_stage_wait_older(g); /* block kb */
-      tc_products_staged(g, &w, qa, hd, current, key0, scale, mask, s);
-    } else {
-      tc_products(g, &w, qa, hd, k, k_head, key0, scale, mask, s);
-    }
-    memcpy(next, args, sizeof(next));
-    tc_softmax_step(g, &next[0], &next[2], alpha, s);
-    for_end(g, 4, next, f32_types);
-  }
+  tc_fragments(g, &w, q, attention_head(g, q, w.bh), x.hd, qa);
+  int init[4] = {cf32(g, -INFINITY), cf32(g, -INFINITY), cf32(g, 0.0), cf32(g, 0.0)}, results[4];
+  tc_query_blocks(g, &w, &x, staged, tq, 4, init, tc_stats_block, qa, results);
   int other[4];
   tc_exchange(g, &w, 4, results, other);
   when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
@@ -4708,80 +4765,20 @@ static void paired_half_end(gen *g, bool paired) {
     loop_end(g);
 }
 
-/* ---- the split gradient's blocks staged per CTA ----
- * The warps of a tile of the split gradient step through the other side's blocks together: iteration i
- * holds blocks 2i and 2i + 1, copied once by the whole CTA into one of two buffers while the CTA computes
- * the other (one CTA barrier per iteration, which also frees the buffer that the next copy fills). Each
- * warp takes the block of its parity, in the order it always had, or none where the block lies outside its
- * causal range, so the sums are the same. Copied per warp instead, each block came from L2 once for every
- * warp of its parity (four per tile), and the tiles ran at L2's bandwidth. Key tiles also keep their
- * groups' k and v rows in shared memory, read back by ldmatrix for every block instead of from global
- * memory (the registers hold the 64 accumulators). Layout (words): two buffers of [blocks 2i and 2i + 1 of
- * the first operand (k for query tiles, q for key tiles)][the same of the second (v; do)][their 64 (L, D)
- * pairs], then per slot the group's 16 rows of k and of v. */
-#define TC_PAIR_WORDS (2 * TC_BLOCK_WORDS(TC_MAX_HEAD))
-#define TC_STAGE_WORDS (2 * TC_PAIR_WORDS + 4 * TC_KEYS)
-#define TC_OWN_WORDS (TC_GROUP * (TC_MAX_HEAD / 2 + 4))
-#define TC_GRAD_SHARED_WORDS (2 * TC_STAGE_WORDS + 4 * 2 * TC_OWN_WORDS)
+/* What a query tile's group of the split gradient holds in registers for all its blocks. */
+typedef struct tc_query_rows {
+  int qa[TC_MAX_HEAD / 16][4], doa[TC_MAX_HEAD / 16][4]; /* the group's q and do fragments */
+  int lse[2], row_dot[2];                                /* L and D of rows r and r + 8 */
+} tc_query_rows;
 
-/* What a block of the split gradient reads besides its own accumulators. */
-typedef struct tc_grad {
-  const tensor_ref *q, *k, *v, *d_o, *stats;
-  int q_head, k_head, v_head, o_head, stats_row0; /* the (b, h)'s first elements; its first stats row */
-  int64_t hd, hdv;
-  int scale;
-  bool causal;
-} tc_grad;
-
-/* Blocks 2 `pair` and 2 `pair` + 1 of t's `rows` rows (one (b, h), from element `head`) into `area`, by
- * the whole CTA; rows past the end are not copied. */
-static void tc_stage_pair(gen *g, const tensor_ref *t, int head, int pair, int64_t rows, int area) {
-  int first_row = mulc(g, pair, 2 * TC_KEYS);
-  tc_stage_rows_by(g, g->tid, CTA_THREADS, 2 * TC_KEYS, t, add(g, head, mulc(g, first_row, attention_row_stride(t))),
-                   sub(g, ci64(g, rows), first_row), dim(t, 3), area);
-}
-
-/* Buffer `pair` % 2 of the staged blocks. */
-static int tc_stage_buffer(gen *g, int pair) { return mulc(g, remc(g, pair, 2), TC_STAGE_WORDS); }
-
-/* Copies the pair of blocks `pair` of the tile's other side (a and b; with stats, their (L, D) pairs) into
- * its buffer, one cp.async group (empty when pair >= pairs). */
-static void tc_stage_next_pair(gen *g, const tc_grad *x, bool query_rows, int pair, int pairs) {
-  int buffer = tc_stage_buffer(g, pair);
-  when_begin(g, cmpi(g, "slt", pair, pairs, "i64"));
-  if (query_rows) {
-    tc_stage_pair(g, x->k, x->k_head, pair, dim(x->k, 2), buffer);
-    tc_stage_pair(g, x->v, x->v_head, pair, dim(x->v, 2), addc(g, buffer, TC_PAIR_WORDS));
-  } else {
-    int64_t tq = dim(x->q, 2);
-    int first_row = mulc(g, pair, 2 * TC_KEYS);
-    tc_stage_pair(g, x->q, x->q_head, pair, tq, buffer);
-    tc_stage_pair(g, x->d_o, x->o_head, pair, tq, addc(g, buffer, TC_PAIR_WORDS));
-    tc_stage_stats_by(g, g->tid, 2 * TC_KEYS, x->stats, add(g, x->stats_row0, first_row),
-                      sub(g, ci64(g, tq), first_row), addc(g, buffer, 2 * TC_PAIR_WORDS));
-  }
-  when_end(g);
-  ln(g, "nvvm.cp.async.commit.group");
-}
-
-/* The loop over the pairs [first, pairs) of a staged tile: pair `first` is copied before it; each
- * iteration waits for its pair, opens it to the whole CTA (the barrier also ends every warp's reads of the
- * other buffer) and copies the next pair into the other buffer. Returns the pair index. */
-static int tc_pairs_begin(gen *g, const tc_grad *x, bool query_rows, int first, int pairs, int n, const int *init,
-                          int *args, int *results) {
-  tc_stage_next_pair(g, x, query_rows, first, pairs);
-  int pair = for_begin(g, first, pairs, ci64(g, 1), n, init, f32_types, args, results);
-  ln(g, "nvvm.cp.async.wait.group 0");
-  sync_threads(g);
-  tc_stage_next_pair(g, x, query_rows, addc(g, pair, 1), pairs);
-  return pair;
-}
-
-/* One block of 32 keys (from key0) of a query tile's group: dq accumulators args -> next. k and v come
- * from their staged blocks at k_area and v_area, or from global memory where k_area < 0. */
-static void tc_grad_query_block(gen *g, const tc_rows *w, const tc_grad *x, int (*qa)[4], int (*doa)[4],
-                                const int *lse, const int *row_dot, int key0, int k_area, int v_area,
-                                const int *args, int *next) {
+/* One block of 32 keys (from key0) of a query tile's group (ctx: its tc_query_rows): dq accumulators
+ * args -> next. k and v come from their staged blocks at k_area and v_area, or from global memory where
+ * k_area < 0. */
+static void tc_grad_query_block(gen *g, const tc_rows *w, const tc_sides *x, const void *ctx, int key0, int k_area,
+                                int v_area, const int *args, int *next) {
+  const tc_query_rows *rows = ctx;
+  int(*qa)[4] = (int(*)[4])rows->qa, (*doa)[4] = (int(*)[4])rows->doa;
+  const int *lse = rows->lse, *row_dot = rows->row_dot;
   int s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8], dsa[TC_KEYS / 16][4];
   tc_mask mask = x->causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
   if (k_area >= 0) {
@@ -4806,7 +4803,7 @@ static void tc_grad_query_block(gen *g, const tc_rows *w, const tc_grad *x, int 
 /* One block of 32 queries (from query0) of a key tile's group: dk then dv accumulators args -> next. With
  * own_area >= 0, the group's k and v rows are staged there (k, then v 16 rows on) and q, do and the (L, D)
  * pairs at q_area, o_area and stats_area; else all come from global memory. */
-static void tc_grad_key_block(gen *g, const tc_rows *w, const tc_grad *x, int query0, int own_area, int q_area,
+static void tc_grad_key_block(gen *g, const tc_rows *w, const tc_sides *x, int query0, int own_area, int q_area,
                               int o_area, int stats_area, const int *args, int *next) {
   int s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8];
   int ka[TC_MAX_HEAD / 16][4], va[TC_MAX_HEAD / 16][4], pa[TC_KEYS / 16][4], dsa[TC_KEYS / 16][4];
@@ -4864,7 +4861,7 @@ static void tc_grad_key_block(gen *g, const tc_rows *w, const tc_grad *x, int qu
  * dk += dS^T q; the even warp writes dk scale and dv. Warp parity p takes the blocks of parity p (query
  * tiles) or of the parity of its first block plus p (key tiles). Staged: see "blocks staged per CTA". */
 static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation op) {
-  tc_grad x = {.q = &io->in[0], .k = &io->in[1], .v = &io->in[2], .d_o = &io->in[3], .stats = &io->in[4]};
+  tc_sides x = {.q = &io->in[0], .k = &io->in[1], .v = &io->in[2], .d_o = &io->in[3], .stats = &io->in[4]};
   const tensor_ref *dq = &io->out[0], *dk = &io->out[1], *dv = &io->out[2];
   x.causal = latch_attention_grad_from_stats_causal(op);
   int64_t bh_count = dim(x.q, 0) * dim(x.q, 1), tq = dim(x.q, 2), tk = dim(x.k, 2);
@@ -4875,10 +4872,8 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
   int64_t query_tiles = bh_count * (tq / tile_rows);
   bool staged = attention_grad_stages(io);
   int vt = tiles_begin(g, query_tiles + bh_count * (tk / tile_rows));
-  if (staged) {
-    need_shared(g, TC_GRAD_SHARED_WORDS);
-    sync_threads(g); /* the previous tile's reads of shared memory end before this tile's copies */
-  }
+  if (staged)
+    tc_tile_shared(g, TC_GRAD_SHARED_WORDS);
   int zero = cf32(g, 0.0);
   int init[8 * TC_MAX_HEAD / 8], args[8 * TC_MAX_HEAD / 8], results[8 * TC_MAX_HEAD / 8], other[8 * TC_MAX_HEAD / 8];
   int next[8 * TC_MAX_HEAD / 8];
@@ -4889,36 +4884,18 @@ static void gen_attention_grad_from_stats_mma(gen *g, task_io *io, MlirOperation
     tc_rows_begin(g, vt, tq, paired_half_begin(g, paired), &w);
     x.q_head = attention_head(g, x.q, w.bh), x.k_head = attention_head(g, x.k, w.bh);
     x.v_head = attention_head(g, x.v, w.bh), x.o_head = attention_head(g, x.d_o, w.bh);
-    int qa[TC_MAX_HEAD / 16][4], doa[TC_MAX_HEAD / 16][4], lse[2], row_dot[2];
-    tc_fragments(g, &w, x.q, x.q_head, x.hd, qa);
-    tc_fragments(g, &w, x.d_o, x.o_head, x.hdv, doa);
+    tc_query_rows rows;
+    tc_fragments(g, &w, x.q, x.q_head, x.hd, rows.qa);
+    tc_fragments(g, &w, x.d_o, x.o_head, x.hdv, rows.doa);
     for (int h = 0; h < 2; ++h) {
       int row = add(g, mulc(g, w.bh, tq), add(g, w.row0, addc(g, w.r, 8 * h)));
-      lse[h] = load_f32(g, x.stats, mulc(g, row, 2));
-      row_dot[h] = load_f32(g, x.stats, addc(g, mulc(g, row, 2), 1));
+      rows.lse[h] = load_f32(g, x.stats, mulc(g, row, 2));
+      rows.row_dot[h] = load_f32(g, x.stats, addc(g, mulc(g, row, 2), 1));
     }
-    int n = (int)(4 * x.hd / 8), blocks = tc_key_blocks(g, &w, tk, x.causal);
+    int n = (int)(4 * x.hd / 8);
     for (int i = 0; i < n; ++i)
       init[i] = zero;
-    if (staged) {
-      /* the pairs up to the last block of the tile's largest group */
-      int most = tc_key_blocks_from(g, tc_tile_row0(g, &w, tq, true), tk, x.causal);
-      int pair = tc_pairs_begin(g, &x, true, ci64(g, 0), divc(g, addc(g, most, 1), 2), n, init, args, results);
-      {
-        int kb = add(g, mulc(g, pair, 2), w.parity), mine[8 * TC_MAX_HEAD / 8];
-        int k_area = add(g, tc_stage_buffer(g, pair), mulc(g, w.parity, TC_BLOCK_WORDS(x.hd)));
-        int v_area = add(g, addc(g, tc_stage_buffer(g, pair), TC_PAIR_WORDS), mulc(g, w.parity, TC_BLOCK_WORDS(x.hdv)));
-        if_begin(g, cmpi(g, "slt", kb, blocks, "i64"), n, f32_types, mine);
-        tc_grad_query_block(g, &w, &x, qa, doa, lse, row_dot, mulc(g, kb, TC_KEYS), k_area, v_area, args, next);
-        if_else(g, n, next, f32_types);
-        if_end(g, n, args, f32_types);
-        for_end(g, n, mine, f32_types);
-      }
-    } else {
-      int kb = for_begin(g, w.parity, blocks, ci64(g, 2), n, init, f32_types, args, results);
-      tc_grad_query_block(g, &w, &x, qa, doa, lse, row_dot, mulc(g, kb, TC_KEYS), -1, -1, args, next);
-      for_end(g, n, next, f32_types);
-    }
+    tc_query_blocks(g, &w, &x, staged, tq, n, init, tc_grad_query_block, &rows, results);
     tc_exchange(g, &w, n, results, other);
     when_begin(g, cmpi(g, "eq", w.parity, ci64(g, 0), "i64"));
     for (int64_t nt = 0; nt < x.hd / 8; ++nt)

@@ -1221,17 +1221,16 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 
 // task.attention on tensor cores (bf16 q, k, v, heads of 64, 64 query rows): warp w takes group w / 2
 // and key-block parity w % 2 (so warps w and w + 4, which share an SM sub-partition, hold a light and a
-// heavy group); the tile's warps read their
-// group's q fragments (4 k16 steps x 4 words, 32-bit loads of bf16 pairs), then per block of 32 keys
-// (their parity's: the loop starts at warp % 2 and steps by 2) carry m, l (2 rows each) and 32 output
-// accumulators: the warp stages its first block's k and v rows in its part of shared memory before the
-// loop (cp.async, each a group of its own, after a CTA barrier per tile); per block it waits for all but
-// the newest group (k), 16 mma for the scores (k fragments by ldmatrix), the causal mask (a key after
-// the row gives -inf), copies the next block's k, the row max over the quad (xor 1, 2), the exponentials,
-// the scores as bf16 pairs, waits again (v), 16 mma for P v (v fragments by ldmatrix .trans) and copies
-// the next block's v. After the loop the odd warp's 36 values pass
-// through shared memory between two CTA barriers; the even warp rescales both, sums l over the quad and
-// writes o / l as bf16.
+// heavy group); the tile's warps read their group's q fragments (4 k16 steps x 4 words, 32-bit loads of
+// bf16 pairs). The CTA stages the key blocks two at a time (k and v rows of blocks 2i and 2i + 1, by all
+// its threads, one cp.async group per pair, after a CTA barrier per tile): the first pair before the loop
+// over pairs, and in each iteration, after a wait for all copies and a CTA barrier, the next pair. Each
+// warp then takes block 2i + its parity, in an scf.if that passes m, l (2 rows each) and its 32 output
+// accumulators through when the block is past its causal range: 16 mma for the scores (k fragments by
+// ldmatrix), the causal mask (a key after the row gives -inf), the row max over the quad (xor 1, 2), the
+// exponentials, the scores as bf16 pairs and 16 mma for P v (v fragments by ldmatrix .trans). After the
+// loop the odd warp's 36 values pass through shared memory between two CTA barriers; the even warp
+// rescales both, sums l over the quad and writes o / l as bf16.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i64 : i64
@@ -1240,34 +1239,34 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 // CHECK: arith.cmpi slt, %[[GROUP]], %c2_i64 : i64
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-// CHECK-COUNT-8: nvvm.cp.async.shared.global
+// CHECK-COUNT-4: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
-// CHECK-COUNT-8: nvvm.cp.async.shared.global
+// CHECK: %{{.*}}:36 = scf.for %[[PAIR:.*]] = %c0_i64 to %[[PAIRS:.*]] step %c1_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[PAIR]], %c1_i64 : i64
+// CHECK: arith.cmpi slt, %[[NEXT]], %[[PAIRS]] : i64
+// CHECK-COUNT-4: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: %{{.*}}:36 = scf.for %[[KB:.*]] = %[[PARITY]] to %[[BLOCKS:.*]] step %c2_i64 iter_args({{.*}}) -> ({{(f32, )+}}f32) : i64 {
-// CHECK: nvvm.cp.async.wait.group 1
-// CHECK-NEXT: nvvm.bar.warp.sync
+// CHECK-NEXT: %[[TWICE:.*]] = arith.muli %[[PAIR]], %c2_i64 : i64
+// CHECK-NEXT: %[[KB:.*]] = arith.addi %[[TWICE]], %[[PARITY]] : i64
+// CHECK: %[[MINE:.*]] = arith.cmpi slt, %[[KB]], %{{.*}} : i64
+// CHECK: %{{.*}}:36 = scf.if %[[MINE]] -> ({{(f32, )+}}f32) {
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<1>
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>
 // CHECK-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
 // CHECK: arith.cmpi sgt
 // CHECK: arith.select %{{.*}}, %cst{{.*}}, %{{.*}} : f32
-// CHECK: nvvm.bar.warp.sync
-// CHECK: %[[NEXT:.*]] = arith.addi %[[KB]], %c2_i64 : i64
-// CHECK: arith.cmpi slt, %[[NEXT]], %[[BLOCKS]] : i64
-// CHECK-COUNT-8: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.commit.group
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
 // CHECK: math.exp
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: arith.bitcast %{{.*}} : bf16 to i16
-// CHECK: nvvm.cp.async.wait.group 1
-// CHECK-NEXT: nvvm.bar.warp.sync
+// CHECK-NOT: nvvm.cp.async
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>
 // CHECK-COUNT-16: nvvm.mma.sync
-// CHECK: nvvm.bar.warp.sync
-// CHECK-COUNT-8: nvvm.cp.async.shared.global
-// CHECK: nvvm.cp.async.commit.group
+// CHECK: } else {
+// CHECK-NEXT: scf.yield
 // CHECK: scf.yield
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: nvvm.barrier0
