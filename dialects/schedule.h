@@ -190,8 +190,9 @@ bool latch_attention_products_fit_tensor_cores(bool all_bf16, int64_t tq, int64_
  * warp (per-tile trace, H100, 2026-12-06: 78 us for a head's first tile, 31 us for its last). Only with
  * many tiles (at least LATCH_ATTENTION_GRAD_PAIRED_MIN_TILES paired ones): paired tiles are as long as
  * the unpaired heavy ones, so with one wave the key-row tiles (86 us on an H200) hold the interval while
- * the query-row tiles (55 us) are done, and TinyMoE 2x1024 (256 paired tiles) took 1.028 of the time;
- * at 32x1024 (4096) the tile counter evens that out. Causal, with query and key counts multiples of
+ * the query-row tiles (55 us) are done, and TinyMoE 2x1024 (256 paired tiles) took 1.028 of the time
+ * (1.012 again with the blocks staged per CTA, H100, round twenty-nine); at 32x1024 (4096) the tile
+ * counter evens that out. Causal, with query and key counts multiples of
  * LATCH_ATTENTION_GRAD_PAIRED_ROWS; `heads` is B H. */
 #define LATCH_ATTENTION_GRAD_PAIRED_ROWS 128
 #define LATCH_ATTENTION_GRAD_PAIRED_MIN_TILES 1024
