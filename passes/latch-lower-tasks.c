@@ -4411,12 +4411,11 @@ static bool attention_stages(const tensor_ref *k, const tensor_ref *v) {
 
 /* `rows` rows of `width` elements of t (from element `first`) as bf16 into rows of `width` / 2 + 4 words
  * from word `area`, copied by `threads` threads (this one `thread`) in chunks of 8: bf16 by cp.async; f32
- * loaded (all of the thread's chunks first), each element rounded to bf16 as pack_bf16 rounds it, and
- * stored. With `valid` >= 0 (an i64 value), only the first `valid` rows are copied, each chunk on its own. */
+ * loaded, each element rounded to bf16 as pack_bf16 rounds it, and stored. With `valid` >= 0 (an i64
+ * value), only the first `valid` rows are copied. */
 static void tc_stage_rows_by(gen *g, int thread, int64_t threads, int64_t rows, const tensor_ref *t, int first,
                              int valid, int64_t width, int area) {
   int64_t per_row = width / 8, chunks = rows * per_row;
-  int rounded[TC_KEYS * TC_MAX_HEAD / 8 / 32], addresses[TC_KEYS * TC_MAX_HEAD / 8 / 32], count = 0;
   for (int64_t e0 = 0; e0 < chunks; e0 += threads) {
     int e = addc(g, thread, e0), row = divc(g, e, per_row), chunk = remc(g, e, per_row);
     bool guarded = valid >= 0 || e0 + threads > chunks;
@@ -4429,36 +4428,25 @@ static void tc_stage_rows_by(gen *g, int thread, int64_t threads, int64_t rows, 
     int address = fresh(g), from = add(g, first, add(g, mulc(g, row, attention_row_stride(t)), mulc(g, chunk, 8)));
     ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
        shared_base(g), add(g, area, add(g, mulc(g, row, width / 2 + 4), mulc(g, chunk, 4))));
-    int value = -1;
     if (t->dt == DT_BF16) {
       ln(g, "nvvm.cp.async.shared.global %%v%d, %%v%d, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>", address,
          element_address(g, t, from));
     } else {
-      value = fresh(g);
+      int value = fresh(g);
       ln(g, "%%v%d = arith.truncf %%v%d : vector<8xf32> to vector<8xbf16>", value,
          load_vector_as(g, t, from, "vector<8xf32>"));
+      ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", value, address);
     }
-    if (guarded) {
-      if (value >= 0)
-        ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", value, address);
+    if (guarded)
       when_end(g);
-    } else if (value >= 0) {
-      rounded[count] = value;
-      addresses[count++] = address;
-    }
   }
-  for (int m = 0; m < count; ++m)
-    ln(g, "llvm.store %%v%d, %%v%d {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>", rounded[m], addresses[m]);
 }
 
-/* The (L, D) pairs of `rows` query rows (from stats row `first`; the first `valid` of them, an i64 value,
- * or all when valid < 0) into the 2 `rows` words at `area`, 4 words by each thread `thread` < rows / 2. */
-static void tc_stage_stats_by(gen *g, int thread, int64_t rows, const tensor_ref *stats, int first, int valid,
-                              int area) {
-  int inside = cmpi(g, "slt", thread, ci64(g, rows / 2), "i64");
-  if (valid >= 0)
-    inside = op2(g, "arith.andi", inside, cmpi(g, "slt", mulc(g, thread, 2), valid, "i64"), "i1");
-  when_begin(g, inside);
+/* The (L, D) pairs of the 64 query rows from stats row `first` (the first `valid` of them, an i64 value)
+ * into the 128 words at `area`, 4 words by each of the CTA's first 32 threads. */
+static void tc_stage_pair_stats(gen *g, const tensor_ref *stats, int first, int valid, int area) {
+  int thread = g->tid, first_threads = cmpi(g, "slt", thread, ci64(g, TC_KEYS), "i64");
+  when_begin(g, op2(g, "arith.andi", first_threads, cmpi(g, "slt", mulc(g, thread, 2), valid, "i64"), "i1"));
   int address = fresh(g);
   ln(g, "%%v%d = llvm.getelementptr %%v%d[%%v%d] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32", address,
      shared_base(g), add(g, area, mulc(g, thread, 4)));
@@ -4502,8 +4490,8 @@ static void tc_stage_next_pair(gen *g, const tc_sides *x, bool query_rows, int p
     int first_row = mulc(g, pair, 2 * TC_KEYS);
     tc_stage_pair(g, x->q, x->q_head, pair, tq, buffer);
     tc_stage_pair(g, x->d_o, x->o_head, pair, tq, addc(g, buffer, TC_PAIR_WORDS));
-    tc_stage_stats_by(g, g->tid, 2 * TC_KEYS, x->stats, add(g, x->stats_row0, first_row),
-                      sub(g, ci64(g, tq), first_row), addc(g, buffer, 2 * TC_PAIR_WORDS));
+    tc_stage_pair_stats(g, x->stats, add(g, x->stats_row0, first_row), sub(g, ci64(g, tq), first_row),
+                        addc(g, buffer, 2 * TC_PAIR_WORDS));
   }
   when_end(g);
   ln(g, "nvvm.cp.async.commit.group");
@@ -4582,6 +4570,25 @@ static void tc_accumulate_staged(gen *g, const tc_rows *w, int (*a)[4], int area
     }
 }
 
+/* tc_products of b's 32 rows from col0, read from their staged block at `area`, or from global memory
+ * (b's (b, h) from element b_head) where area < 0. */
+static void tc_products_from(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, const tensor_ref *b, int b_head,
+                             int area, int col0, int scale, tc_mask mask, int *s) {
+  if (area >= 0)
+    tc_products_staged(g, w, a, depth, area, col0, scale, mask, s);
+  else
+    tc_products(g, w, a, depth, b, b_head, col0, scale, mask, s);
+}
+
+/* tc_accumulate_rows the same way: b's rows from col0 staged at `area`, or from global memory. */
+static void tc_accumulate_from(gen *g, const tc_rows *w, int (*a)[4], const tensor_ref *b, int b_head, int area,
+                               int64_t width, int col0, int *acc) {
+  if (area >= 0)
+    tc_accumulate_staged(g, w, a, area, width, acc);
+  else
+    tc_accumulate_rows(g, w, a, b, b_head, width, col0, acc);
+}
+
 /* The loop over a query tile's key blocks, staged per CTA (`staged`) or each warp's blocks of its parity
  * from global memory: calls `block` per block of the warp (k and v areas < 0 when not staged) and leaves the
  * warp's carried values in results. */
@@ -4618,20 +4625,14 @@ static void tc_forward_block(gen *g, const tc_rows *w, const tc_sides *x, const 
   int64_t n = 4 + 4 * (x->hdv / 8);
   int s[4 * TC_KEYS / 8], alpha[2], pa[TC_KEYS / 16][4];
   tc_mask mask = x->causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-  if (k_area >= 0)
-    tc_products_staged(g, w, qa, x->hd, k_area, key0, x->scale, mask, s);
-  else
-    tc_products(g, w, qa, x->hd, x->k, x->k_head, key0, x->scale, mask, s);
+  tc_products_from(g, w, qa, x->hd, x->k, x->k_head, k_area, key0, x->scale, mask, s);
   memcpy(next, args, sizeof(int) * (size_t)n);
   tc_softmax_step(g, &next[0], &next[2], alpha, s);
   int *acc = &next[4];
   for (int64_t i = 0; i < n - 4; ++i)
     acc[i] = fmul(g, acc[i], alpha[(i & 2) ? 1 : 0]);
   tc_as_fragments(g, s, pa);
-  if (k_area >= 0)
-    tc_accumulate_staged(g, w, pa, v_area, x->hdv, acc);
-  else
-    tc_accumulate_rows(g, w, pa, x->v, x->v_head, x->hdv, key0, acc);
+  tc_accumulate_from(g, w, pa, x->v, x->v_head, v_area, x->hdv, key0, acc);
 }
 
 /* Carried state of the forward: m[2], l[2], then the o accumulators (hdv / 8 tiles of 4). */
@@ -4700,10 +4701,7 @@ static void tc_stats_block(gen *g, const tc_rows *w, const tc_sides *x, const vo
   (void)v_area;
   int(*qa)[4] = (int(*)[4])ctx, s[4 * TC_KEYS / 8], alpha[2];
   tc_mask mask = x->causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-  if (k_area >= 0)
-    tc_products_staged(g, w, qa, x->hd, k_area, key0, x->scale, mask, s);
-  else
-    tc_products(g, w, qa, x->hd, x->k, x->k_head, key0, x->scale, mask, s);
+  tc_products_from(g, w, qa, x->hd, x->k, x->k_head, k_area, key0, x->scale, mask, s);
   memcpy(next, args, sizeof(int) * 4);
   tc_softmax_step(g, &next[0], &next[2], alpha, s);
 }
@@ -4781,23 +4779,27 @@ static void tc_grad_query_block(gen *g, const tc_rows *w, const tc_sides *x, con
   const int *lse = rows->lse, *row_dot = rows->row_dot;
   int s[4 * TC_KEYS / 8], dp[4 * TC_KEYS / 8], dsa[TC_KEYS / 16][4];
   tc_mask mask = x->causal ? TC_MASK_COLUMN_AFTER_ROW : TC_MASK_NONE;
-  if (k_area >= 0) {
-    tc_products_staged(g, w, qa, x->hd, k_area, key0, x->scale, mask, s);
-    tc_products_staged(g, w, doa, x->hdv, v_area, key0, -1, TC_MASK_NONE, dp);
-  } else {
-    tc_products(g, w, qa, x->hd, x->k, x->k_head, key0, x->scale, mask, s);
-    tc_products(g, w, doa, x->hdv, x->v, x->v_head, key0, -1, TC_MASK_NONE, dp);
-  }
+  tc_products_from(g, w, qa, x->hd, x->k, x->k_head, k_area, key0, x->scale, mask, s);
+  tc_products_from(g, w, doa, x->hdv, x->v, x->v_head, v_area, key0, -1, TC_MASK_NONE, dp);
   for (int i = 0; i < 4 * TC_KEYS / 8; ++i) {
     int h = i & 2 ? 1 : 0;
     s[i] = fmul(g, fexp(g, fsub(g, s[i], lse[h])), fsub(g, dp[i], row_dot[h]));
   }
   tc_as_fragments(g, s, dsa);
   memcpy(next, args, sizeof(int) * (size_t)(4 * x->hd / 8));
-  if (k_area >= 0)
-    tc_accumulate_staged(g, w, dsa, k_area, x->hd, next);
-  else
-    tc_accumulate_rows(g, w, dsa, x->k, x->k_head, x->hd, key0, next);
+  tc_accumulate_from(g, w, dsa, x->k, x->k_head, k_area, x->hd, key0, next);
+}
+
+/* The A fragments of the key group's 16 rows of t: by ldmatrix from their staged copy at `area`, or from
+ * global memory (t's (b, h) from element `head`) where area < 0. */
+static void tc_own_fragments(gen *g, const tc_rows *w, const tensor_ref *t, int head, int area, int64_t width,
+                             int (*a)[4]) {
+  if (area < 0) {
+    tc_fragments(g, w, t, head, width, a);
+    return;
+  }
+  for (int64_t kk = 0; kk < width / 16; ++kk)
+    tc_block_ldmatrix(g, w, area, width, 0, 16 * kk, 8, 0, 0, 8, false, a[kk]);
 }
 
 /* One block of 32 queries (from query0) of a key tile's group: dk then dv accumulators args -> next. With
@@ -4810,19 +4812,10 @@ static void tc_grad_key_block(gen *g, const tc_rows *w, const tc_sides *x, int q
   int n_dk = (int)(4 * x->hd / 8), n = n_dk + (int)(4 * x->hdv / 8);
   bool staged = own_area >= 0;
   tc_mask mask = x->causal ? TC_MASK_COLUMN_BEFORE_ROW : TC_MASK_NONE;
-  if (staged) {
-    for (int64_t kk = 0; kk < x->hd / 16; ++kk)
-      tc_block_ldmatrix(g, w, own_area, x->hd, 0, 16 * kk, 8, 0, 0, 8, false, ka[kk]);
-    tc_products_staged(g, w, ka, x->hd, q_area, query0, x->scale, mask, s);
-    for (int64_t kk = 0; kk < x->hdv / 16; ++kk)
-      tc_block_ldmatrix(g, w, addc(g, own_area, TC_OWN_WORDS), x->hdv, 0, 16 * kk, 8, 0, 0, 8, false, va[kk]);
-    tc_products_staged(g, w, va, x->hdv, o_area, query0, -1, TC_MASK_NONE, dp);
-  } else {
-    tc_fragments(g, w, x->k, x->k_head, x->hd, ka);
-    tc_products(g, w, ka, x->hd, x->q, x->q_head, query0, x->scale, mask, s);
-    tc_fragments(g, w, x->v, x->v_head, x->hdv, va);
-    tc_products(g, w, va, x->hdv, x->d_o, x->o_head, query0, -1, TC_MASK_NONE, dp);
-  }
+  tc_own_fragments(g, w, x->k, x->k_head, own_area, x->hd, ka);
+  tc_products_from(g, w, ka, x->hd, x->q, x->q_head, q_area, query0, x->scale, mask, s);
+  tc_own_fragments(g, w, x->v, x->v_head, staged ? addc(g, own_area, TC_OWN_WORDS) : -1, x->hdv, va);
+  tc_products_from(g, w, va, x->hdv, x->d_o, x->o_head, o_area, query0, -1, TC_MASK_NONE, dp);
   for (int nt = 0; nt < TC_KEYS / 8; ++nt)
     for (int e = 0; e < 2; ++e) {
       int local = addc(g, mulc(g, w->c, 2), 8 * nt + e), lse, row_dot;
@@ -4843,13 +4836,8 @@ static void tc_grad_key_block(gen *g, const tc_rows *w, const tc_sides *x, int q
   tc_as_fragments(g, s, pa);
   tc_as_fragments(g, dp, dsa);
   memcpy(next, args, sizeof(int) * (size_t)n);
-  if (staged) {
-    tc_accumulate_staged(g, w, dsa, q_area, x->hd, next);
-    tc_accumulate_staged(g, w, pa, o_area, x->hdv, next + n_dk);
-  } else {
-    tc_accumulate_rows(g, w, dsa, x->q, x->q_head, x->hd, query0, next);
-    tc_accumulate_rows(g, w, pa, x->d_o, x->o_head, x->hdv, query0, next + n_dk);
-  }
+  tc_accumulate_from(g, w, dsa, x->q, x->q_head, q_area, x->hd, query0, next);
+  tc_accumulate_from(g, w, pa, x->d_o, x->o_head, o_area, x->hdv, query0, next + n_dk);
 }
 
 /* The products of the split gradient on tensor cores (see gen_attention_grad_from_stats for the formulas;
