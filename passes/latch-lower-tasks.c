@@ -4141,15 +4141,14 @@ static void attention_dkv_step(gen *g, const void *ctx, int i, const int *args, 
 _Static_assert(TC_TILE_ROWS == 64 && TC_KEYS == 32, "latch_attention_fits_tensor_cores (schedule.c) counts rows so");
 #define TC_MAX_HEAD LATCH_ATTENTION_TC_MAX_HEAD
 
-/* An f32 rounded to bf16 (nearest even), its 16 bits zero-extended to i32. */
-static int bf16_word(gen *g, int value) {
-  int rounded = cast(g, "arith.truncf", value, "f32", "bf16");
-  return cast(g, "arith.extui", cast(g, "arith.bitcast", rounded, "bf16", "i16"), "i16", "i32");
-}
-
-/* Two f32 as a bf16 pair (lo in the low half). */
+/* Two f32 rounded to bf16 (nearest even) as a pair, lo in the low half: one vector truncation, which NVPTX
+ * emits as one cvt.rn.bf16x2.f32 (two scalar truncations took six instructions to pack). */
 static int pack_bf16(gen *g, int lo, int hi) {
-  return op2(g, "arith.ori", bf16_word(g, lo), op2(g, "arith.shli", bf16_word(g, hi), ci32(g, 16), "i32"), "i32");
+  int pair = fresh(g), rounded = fresh(g), word = fresh(g);
+  ln(g, "%%v%d = vector.from_elements %%v%d, %%v%d : vector<2xf32>", pair, lo, hi);
+  ln(g, "%%v%d = arith.truncf %%v%d : vector<2xf32> to vector<2xbf16>", rounded, pair);
+  ln(g, "%%v%d = llvm.bitcast %%v%d : vector<2xbf16> to i32", word, rounded);
+  return word;
 }
 
 /* Elements `index` and `index + stride` of t as a bf16 pair, for an mma fragment: one 32-bit load when t

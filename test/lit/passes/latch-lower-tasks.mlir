@@ -1260,8 +1260,9 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
 // CHECK: math.exp
-// CHECK: arith.truncf %{{.*}} : f32 to bf16
-// CHECK: arith.bitcast %{{.*}} : bf16 to i16
+// CHECK: vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK-NEXT: arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK-NEXT: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
 // CHECK-NOT: nvvm.cp.async
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>
 // CHECK-COUNT-16: nvvm.mma.sync
