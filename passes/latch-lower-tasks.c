@@ -4264,16 +4264,15 @@ static int tc_key_blocks(gen *g, const tc_rows *w, int64_t tk, bool causal) {
   return tc_key_blocks_from(g, w->row0, tk, causal);
 }
 
-/* Which scores of a block are hidden: a later key than the query (the forward's causal mask), or an earlier
- * query than the key (the same mask seen from the key rows). */
 typedef enum tc_mask { TC_MASK_NONE, TC_MASK_COLUMN_AFTER_ROW, TC_MASK_COLUMN_BEFORE_ROW } tc_mask;
 
 /* Products of the group's fragments `a` (width `depth`) with the 32 rows col0.. of b (from element
  * `b_head`): s[nt * 4 + i] is row row0 + r (+ 8 for i >= 2), column col0 + 8 nt + 2c + (i & 1); times
- * `scale` when scale >= 0. */
+ * `scale` when scale >= 0, and -inf where `mask` says (a later key than the query: the forward's causal
+ * mask; an earlier query than the key: the same mask seen from the key rows). */
 static void tc_products(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, const tensor_ref *b, int b_head,
-                        int col0, int scale, int *s) {
-  int zero = cf32(g, 0.0);
+                        int col0, int scale, tc_mask mask, int *s) {
+  int zero = cf32(g, 0.0), minus_inf = cf32(g, -INFINITY);
   for (int nt = 0; nt < TC_KEYS / 8; ++nt) {
     int *acc = &s[nt * 4];
     for (int i = 0; i < 4; ++i)
@@ -4284,35 +4283,17 @@ static void tc_products(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, co
       int frag[2] = {load_pair(g, b, add(g, b_row, col), 1), load_pair(g, b, add(g, b_row, addc(g, col, 8)), 1)};
       mma_bf16(g, a[kk], frag, acc);
     }
-    if (scale >= 0)
-      for (int i = 0; i < 4; ++i)
-        acc[i] = fmul(g, acc[i], scale);
-  }
-}
-
-/* -inf into the scores s of the block from col0 (tc_products' layout) where `mask` says, under a branch
- * that only a block crossing the diagonal takes: every other block is wholly seen or (never computed)
- * wholly hidden, and skips the 16 compares and selects. */
-static void tc_mask_scores(gen *g, const tc_rows *w, int col0, tc_mask mask, int *s) {
-  enum { n = 4 * TC_KEYS / 8 };
-  if (mask == TC_MASK_NONE)
-    return;
-  /* after the row: the block's last column after the group's first row; before: its first column
-   * before the group's last row */
-  int crosses = mask == TC_MASK_COLUMN_AFTER_ROW ? cmpi(g, "sgt", addc(g, col0, TC_KEYS - 1), w->row0, "i64")
-                                                 : cmpi(g, "slt", col0, addc(g, w->row0, TC_GROUP - 1), "i64");
-  int minus_inf = cf32(g, -INFINITY), masked[n], results[n];
-  if_begin(g, crosses, n, f32_types, results);
-  for (int nt = 0; nt < TC_KEYS / 8; ++nt)
     for (int i = 0; i < 4; ++i) {
-      int column = add(g, col0, addc(g, mulc(g, w->c, 2), 8 * nt + (i & 1)));
-      int row = add(g, w->row0, addc(g, w->r, i & 2 ? 8 : 0));
-      int hidden = mask == TC_MASK_COLUMN_AFTER_ROW ? cmpi(g, "sgt", column, row, "i64") : cmpi(g, "slt", column, row, "i64");
-      masked[nt * 4 + i] = sel(g, hidden, minus_inf, s[nt * 4 + i], "f32");
+      if (scale >= 0)
+        acc[i] = fmul(g, acc[i], scale);
+      if (mask != TC_MASK_NONE) {
+        int column = add(g, col0, addc(g, mulc(g, w->c, 2), 8 * nt + (i & 1)));
+        int row = add(g, w->row0, addc(g, w->r, i & 2 ? 8 : 0));
+        int masked = mask == TC_MASK_COLUMN_AFTER_ROW ? cmpi(g, "sgt", column, row, "i64") : cmpi(g, "slt", column, row, "i64");
+        acc[i] = sel(g, masked, minus_inf, acc[i], "f32");
+      }
     }
-  if_else(g, n, masked, f32_types);
-  if_end(g, n, s, f32_types);
-  memcpy(s, results, sizeof(results));
+  }
 }
 
 /* The accumulator tiles s (16 x 32) as the A fragments of the next product, two k16 steps: a[j]. */
@@ -4544,9 +4525,10 @@ static void tc_block_ldmatrix(gen *g, const tc_rows *w, int area, int64_t width,
   ldmatrix4(g, add(g, area, add(g, mulc(g, row, width / 2 + 4), divc(g, col, 2))), transposed, out);
 }
 
-/* tc_products with b's 32 rows staged at `area`. */
-static void tc_products_staged(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, int area, int scale, int *s) {
-  int zero = cf32(g, 0.0);
+/* tc_products with b's 32 rows staged at `area` (col0 the first row's index, for the mask). */
+static void tc_products_staged(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, int area, int col0, int scale,
+                               tc_mask mask, int *s) {
+  int zero = cf32(g, 0.0), minus_inf = cf32(g, -INFINITY);
   for (int nt = 0; nt < TC_KEYS / 8; nt += 2) {
     int frag[2][TC_MAX_HEAD / 16][2];
     for (int64_t kk = 0; kk < depth / 16; ++kk) {
@@ -4560,9 +4542,17 @@ static void tc_products_staged(gen *g, const tc_rows *w, int (*a)[4], int64_t de
         acc[i] = zero;
       for (int64_t kk = 0; kk < depth / 16; ++kk)
         mma_bf16(g, a[kk], frag[h][kk], acc);
-      if (scale >= 0)
-        for (int i = 0; i < 4; ++i)
+      for (int i = 0; i < 4; ++i) {
+        if (scale >= 0)
           acc[i] = fmul(g, acc[i], scale);
+        if (mask != TC_MASK_NONE) {
+          int column = add(g, col0, addc(g, mulc(g, w->c, 2), 8 * (nt + h) + (i & 1)));
+          int row = add(g, w->row0, addc(g, w->r, i & 2 ? 8 : 0));
+          int masked = mask == TC_MASK_COLUMN_AFTER_ROW ? cmpi(g, "sgt", column, row, "i64")
+                                                        : cmpi(g, "slt", column, row, "i64");
+          acc[i] = sel(g, masked, minus_inf, acc[i], "f32");
+        }
+      }
     }
   }
 }
@@ -4580,14 +4570,13 @@ static void tc_accumulate_staged(gen *g, const tc_rows *w, int (*a)[4], int area
 }
 
 /* tc_products of b's 32 rows from col0, read from their staged block at `area`, or from global memory
- * (b's (b, h) from element b_head) where area < 0; then `mask` (tc_mask_scores). */
+ * (b's (b, h) from element b_head) where area < 0. */
 static void tc_products_from(gen *g, const tc_rows *w, int (*a)[4], int64_t depth, const tensor_ref *b, int b_head,
                              int area, int col0, int scale, tc_mask mask, int *s) {
   if (area >= 0)
-    tc_products_staged(g, w, a, depth, area, scale, s);
+    tc_products_staged(g, w, a, depth, area, col0, scale, mask, s);
   else
-    tc_products(g, w, a, depth, b, b_head, col0, scale, s);
-  tc_mask_scores(g, w, col0, mask, s);
+    tc_products(g, w, a, depth, b, b_head, col0, scale, mask, s);
 }
 
 /* tc_accumulate_rows the same way: b's rows from col0 staged at `area`, or from global memory. */
