@@ -5,7 +5,9 @@
 # latch-opt with its own train pipeline: programs/tinymoe-2x1024, programs/tinymoe-32x1024 (prog.ptx and
 # its manifest, plus the host manifest latch-run reads beside it), bench/kernels/*.ptx, and its runtime
 # sources and build script (bench/ab.sh builds each bundle's latch-run with the new bundle's script).
-#   bench/base-bundle.sh REV [DIR]
+# PROGRAMS (a comma-separated list of test/gpu/programs.txt names, default the two above) compiles others as
+# well, with the revision's checks/ and programs.txt, so that `checks/run_checks.py --only ...` runs in DIR.
+#   [PROGRAMS=a,b,...] bench/base-bundle.sh REV [DIR]
 # About 5-10 minutes on the 2-core machine (a full build of REV). Run it after bench/prepare.sh, which
 # empties .bundle.
 set -eu
@@ -19,10 +21,14 @@ git worktree add --detach "$work/tree" "$rev" >/dev/null
 base=$work/tree
 rm -rf "$out"
 mkdir -p "$out/programs" "$out/bench/kernels"
-# The revision's own bundle for the two TinyMoE programs (its pipeline, its host manifests).
-python3 "$base/test/gpu/make_bundle.py" --build "$base/build" --out "$work/bundle" --only tinymoe-2x1024,tinymoe-32x1024 >/dev/null
-cp -r "$work/bundle/programs/tinymoe-2x1024" "$work/bundle/programs/tinymoe-32x1024" "$out/programs/"
+# The revision's own bundle of the programs (its pipeline, its host manifests).
+python3 "$base/test/gpu/make_bundle.py" --build "$base/build" --out "$work/bundle" \
+  --only "${PROGRAMS:-tinymoe-2x1024,tinymoe-32x1024}" >/dev/null
+cp -r "$work/bundle/programs/." "$out/programs/"
 cp -r "$work/bundle/src" "$work/bundle/build-latch-run.sh" "$out/"
+if [ -n "${PROGRAMS:-}" ]; then
+  cp -r "$work/bundle/checks" "$work/bundle/fixtures" "$work/bundle/programs.txt" "$work/bundle/skipped.txt" "$out/"
+fi
 for src in "$base"/bench/kernels/*.mlir; do
   name=$(basename "$src" .mlir)
   "$base/build/latch-opt" "$src" -o "$out/bench/kernels/$name.ptx" --emit=ptx --pass-pipeline='builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals)'
