@@ -8,10 +8,11 @@
 #   buffers deep, bitwise against fexp expected).
 # Bundles: sh bench/prepare.sh; sh bench/base-bundle.sh 32b4bee; then
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,attention-grad-bf16 sh bench/base-bundle.sh attention-mask .bundle/mask
-#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,attention-bf16,attention-grad-bf16,attention-bthd-bf16 \
+#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-2x512,attention-bf16,attention-grad-bf16,attention-bthd-bf16 \
 #     sh bench/base-bundle.sh attention-ex2 .bundle/fexp
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,attention-bf16,attention-grad-bf16 sh bench/base-bundle.sh stage3 .bundle/st3
-# and copy this script to .bundle/gpu-next.sh (prepare.sh empties .bundle). Most decisive steps first.
+# and copy this script to .bundle/gpu-next.sh (prepare.sh empties .bundle); delete the programs/ of .bundle that
+# this script does not use if the whole is over the 64 MiB that a call carries. Most decisive steps first.
 cd "$(dirname "$0")"
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv; date -u
 for d in . base mask fexp st3; do sh build-latch-run.sh $d >/dev/null || { echo "$d build failed"; exit 2; }; done
@@ -41,4 +42,7 @@ bash bench/ab.sh base . 2 programs/tinymoe-32x1024/prog.ptx
 bash bench/ab.sh . mask 2 programs/tinymoe-32x1024/prog.ptx
 bash bench/ab.sh mask fexp 2 programs/tinymoe-32x1024/prog.ptx
 bash bench/ab.sh fexp st3 2 programs/tinymoe-32x1024/prog.ptx
+date -u
+echo "== TinyMoE 2x512 grad, loss100 (fexp)"
+(cd fexp && python3 checks/run_checks.py --only tinymoe-2x512 --checks grad,loss100 2>&1 | tail -30)
 date -u
