@@ -4144,11 +4144,10 @@ _Static_assert(TC_TILE_ROWS == 64 && TC_KEYS == 32, "latch_attention_fits_tensor
 /* Two f32 rounded to bf16 (nearest even) as a pair, lo in the low half: one vector truncation, which NVPTX
  * emits as one cvt.rn.bf16x2.f32 (two scalar truncations took six instructions to pack). */
 static int pack_bf16(gen *g, int lo, int hi) {
-  int pair = fresh(g), rounded = fresh(g), word = fresh(g);
+  int pair = fresh(g);
   ln(g, "%%v%d = vector.from_elements %%v%d, %%v%d : vector<2xf32>", pair, lo, hi);
-  ln(g, "%%v%d = arith.truncf %%v%d : vector<2xf32> to vector<2xbf16>", rounded, pair);
-  ln(g, "%%v%d = llvm.bitcast %%v%d : vector<2xbf16> to i32", word, rounded);
-  return word;
+  int rounded = cast(g, "arith.truncf", pair, "vector<2xf32>", "vector<2xbf16>");
+  return cast(g, "llvm.bitcast", rounded, "vector<2xbf16>", "i32");
 }
 
 /* Elements `index` and `index + stride` of t as a bf16 pair, for an mma fragment: one 32-bit load when t

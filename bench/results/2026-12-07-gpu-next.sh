@@ -31,18 +31,14 @@ python3 checks/run_checks.py --only attention-grad-bf16,attention-bthd-bf16 --ch
 echo "== racecheck (st3)"
 for p in attention-bf16 attention-grad-bf16; do echo "$p: $(compute-sanitizer --tool racecheck st3/bin/latch-run st3/programs/$p/prog.ptx --steps 1 --random-inputs 2 2>&1 | tail -1)"; done
 date -u
-echo "== A/B persistent 2x1024, 3 rounds: base -> main -> mask -> fexp -> st3"
-bash bench/ab.sh base . 3 programs/tinymoe-2x1024/prog.ptx
-bash bench/ab.sh . mask 3 programs/tinymoe-2x1024/prog.ptx
-bash bench/ab.sh mask fexp 3 programs/tinymoe-2x1024/prog.ptx
-bash bench/ab.sh fexp st3 3 programs/tinymoe-2x1024/prog.ptx
-date -u
-echo "== A/B persistent 32x1024, 2 rounds: the same steps"
-bash bench/ab.sh base . 2 programs/tinymoe-32x1024/prog.ptx
-bash bench/ab.sh . mask 2 programs/tinymoe-32x1024/prog.ptx
-bash bench/ab.sh mask fexp 2 programs/tinymoe-32x1024/prog.ptx
-bash bench/ab.sh fexp st3 2 programs/tinymoe-32x1024/prog.ptx
-date -u
+for shape_rounds in 2x1024:3 32x1024:2; do
+  shape=${shape_rounds%:*} rounds=${shape_rounds#*:}
+  echo "== A/B persistent $shape, $rounds rounds: base -> main -> mask -> fexp -> st3"
+  for step in "base ." ". mask" "mask fexp" "fexp st3"; do
+    bash bench/ab.sh $step "$rounds" "programs/tinymoe-$shape/prog.ptx"
+  done
+  date -u
+done
 echo "== TinyMoE 2x512 grad, loss100 (fexp)"
 (cd fexp && python3 checks/run_checks.py --only tinymoe-2x512 --checks grad,loss100 2>&1 | tail -30)
 date -u
