@@ -34,3 +34,6 @@ for src in "$base"/bench/kernels/*.mlir; do
   "$base/build/latch-opt" "$src" -o "$out/bench/kernels/$name.ptx" --emit=ptx --pass-pipeline='builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals)'
 done
 echo "bench/base-bundle.sh: $(git rev-parse --short "$rev") in $out ($(du -sh "$out" | cut -f1))"
+# A device call carries the tracked tree and .bundle, 64 MiB in all: say when the variants outgrow it.
+carried=$(( $(git ls-files -z | xargs -0 du -cb --apparent-size | tail -1 | cut -f1) + $(du -sb --apparent-size .bundle | cut -f1) ))
+echo "bench/base-bundle.sh: a call carrying .bundle sends $((carried / 1048576)) MiB of its 64$([ $carried -gt 67108864 ] && echo ': too much, remove the programs of .bundle/programs that the call does not run')"
