@@ -12,7 +12,7 @@ make gpu-bundle
 rm -rf .bundle
 cp -r "$build/gpu-bundle" .bundle
 mkdir -p .bundle/bench
-cp bench/ab.sh bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/run.sh bench/kernels.py bench/compare_traces.py \
+cp bench/ab.sh bench/chain.sh bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/run.sh bench/kernels.py bench/compare_traces.py \
    bench/busiest_ctas.py .bundle/bench/
 # The standalone kernels of bench/kernels.py, with the GPU checks' forward pipeline.
 mkdir -p .bundle/bench/kernels

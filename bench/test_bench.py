@@ -8,7 +8,8 @@
   - bench.plan_counts, and bench.py --fake (the table, JSON and pictures from made-up numbers);
   - bench.timeline_tracks (the timeline's rows) on the synthetic traces of latch-runtime-test;
   - bench/compare_traces.py on two made-up traces;
-  - tinymoe_torch.py's argument errors (they come before torch is imported).
+  - tinymoe_torch.py's argument errors (they come before torch is imported);
+  - bench/chain.sh on two bundles, with the runtime tests' fake CUDA driver.
 
     python3 bench/test_bench.py [BUILD_DIR]     (default build; needs numpy, and matplotlib for pictures)
 """
@@ -250,6 +251,33 @@ def test_busiest_ctas(tmp):
     check("busiest_ctas.py: an unknown interval is refused", r.returncode != 0 and "i7" in r.stderr)
 
 
+def test_chain(tmp):
+    """bench/chain.sh on two bundles of the same TinyMoE 2x1024 program, with the fake CUDA driver of the
+    runtime tests: the pair's bits compared (every dump identical) and one A/B line named by the pair."""
+    bundle = os.path.join(BUILD, "gpu-bundle")
+    for name in ("one", "two"):
+        os.makedirs(os.path.join(tmp, "chain", name, "bin"))
+        os.symlink(os.path.join(bundle, "programs"), os.path.join(tmp, "chain", name, "programs"))
+        os.symlink(os.path.join(BUILD, "latch-run"), os.path.join(tmp, "chain", name, "bin", "latch-run"))
+        os.symlink(os.path.join(bundle, "build-latch-run.sh"), os.path.join(tmp, "chain", name, "build-latch-run.sh"))
+    os.makedirs(os.path.join(tmp, "chain", "bench"))
+    for script in ("chain.sh", "ab.sh"):
+        os.symlink(os.path.join(HERE, script), os.path.join(tmp, "chain", "bench", script))
+    env = dict(os.environ, LATCH_CUDA_DRIVER=os.path.join(BUILD, "libfakecuda.so"))
+    r = subprocess.run(["bash", "bench/chain.sh", "-s", "2x1024:1", "one", "two"], cwd=os.path.join(tmp, "chain"),
+                       env=env, capture_output=True, text=True)
+    lines = r.stdout.splitlines()
+    bits = [line for line in lines if line.startswith("one -> two: ") and line.endswith(" identical, 0 differ")]
+    ok = r.returncode == 0 and len(bits) == 1 and int(bits[0].split()[3]) > 0
+    check("chain.sh: the pair's bits compared", ok, "" if ok else r.stdout + r.stderr)
+    ok = sum(line.startswith("one -> two: programs/tinymoe-2x1024/prog.ptx") and "new/base 1.000" in line
+             for line in lines) == 1
+    check("chain.sh: one A/B line per pair", ok, "" if ok else r.stdout + r.stderr)
+    r = subprocess.run(["bash", "bench/chain.sh", "one"], cwd=os.path.join(tmp, "chain"), env=env,
+                       capture_output=True, text=True)
+    check("chain.sh: a single bundle is refused", r.returncode == 2 and "two bundles" in r.stderr)
+
+
 def test_torch_args():
     script = os.path.join(HERE, "tinymoe_torch.py")
     r = subprocess.run([sys.executable, script, "--init", "1", "--data", "x.npy", "--json", "o.json"],
@@ -273,6 +301,7 @@ def main():
         test_compare_traces(tmp)
         test_busiest_ctas(tmp)
         test_torch_args()
+        test_chain(tmp)
     print(f"\n{len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
     return 1 if failures else 0
 

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# bench/chain.sh - on the GPU machine, from the bundle's root: a chain of builds, each a step on the one
+# before it (bundles made by bench/prepare.sh and bench/base-bundle.sh, e.g. base/ . mask/ fexp/), judged
+# in one call: for each consecutive pair, whether TinyMoE 2x1024 gives the same bits after 3 updates (every
+# tensor latch-run dumps), then bench/ab.sh on each pair at each shape. The bits come first and every
+# line is printed as soon as it is known, so a call cut short still says what it measured.
+#   bench/chain.sh [-s SHAPE:ROUNDS,...] BUNDLE BUNDLE [BUNDLE ...]
+# Default: -s 2x1024:3,32x1024:2. A bundle must hold programs/tinymoe-SHAPE/prog.ptx for each shape.
+set -u
+shapes=2x1024:3,32x1024:2
+while getopts s: flag; do
+  case $flag in
+    s) shapes=$OPTARG ;;
+    *) echo "usage: bench/chain.sh [-s SHAPE:ROUNDS,...] BUNDLE BUNDLE [BUNDLE ...]" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 2 ] || { echo "bench/chain.sh: at least two bundles" >&2; exit 2; }
+here=$(dirname "$0")
+for b in "$@"; do sh "$b/build-latch-run.sh" "$b" >/dev/null & done
+wait
+for b in "$@"; do [ -x "$b/bin/latch-run" ] || { echo "bench/chain.sh: $b: no latch-run built" >&2; exit 2; }; done
+echo "== bits: TinyMoE 2x1024 after 3 updates"
+dumps=$(mktemp -d)
+for i in $(seq $#); do
+  b=${!i}
+  echo "$b: $("$b/bin/latch-run" "$b/programs/tinymoe-2x1024/prog.ptx" --steps 3 --init 1 --random-inputs 2 \
+                --dump-dir "$dumps/$i" 2>&1 | tail -1)"
+done
+for i in $(seq 2 $#); do
+  prev=$((i - 1)) same=0 differ=0
+  for f in "$dumps/$prev"/*.npy; do
+    if cmp -s "$f" "$dumps/$i/$(basename "$f")"; then same=$((same + 1)); else differ=$((differ + 1)); fi
+  done
+  echo "${!prev} -> ${!i}: $same identical, $differ differ"
+done
+rm -rf "$dumps"
+date -u
+for shape_rounds in ${shapes//,/ }; do
+  shape=${shape_rounds%:*} rounds=${shape_rounds#*:}
+  echo "== A/B persistent $shape, $rounds rounds, each bundle against the one before"
+  for i in $(seq 2 $#); do
+    prev=$((i - 1))
+    printf '%s -> %s: ' "${!prev}" "${!i}"
+    bash "$here/ab.sh" "${!prev}" "${!i}" "$rounds" "programs/tinymoe-$shape/prog.ptx" || echo "bench/ab.sh failed"
+  done
+  date -u
+done
