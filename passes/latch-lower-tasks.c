@@ -4144,9 +4144,8 @@ _Static_assert(TC_TILE_ROWS == 64 && TC_KEYS == 32, "latch_attention_fits_tensor
 /* Two f32 rounded to bf16 (nearest even) as a pair, lo in the low half: one vector truncation, which NVPTX
  * emits as one cvt.rn.bf16x2.f32 (two scalar truncations took six instructions to pack). */
 static int pack_bf16(gen *g, int lo, int hi) {
-  int pair = fresh(g);
-  ln(g, "%%v%d = vector.from_elements %%v%d, %%v%d : vector<2xf32>", pair, lo, hi);
-  int rounded = cast(g, "arith.truncf", pair, "vector<2xf32>", "vector<2xbf16>");
+  int values[2] = {lo, hi};
+  int rounded = cast(g, "arith.truncf", vector_of(g, values, 2, "vector<2xf32>"), "vector<2xf32>", "vector<2xbf16>");
   return cast(g, "llvm.bitcast", rounded, "vector<2xbf16>", "i32");
 }
 

@@ -1260,7 +1260,7 @@ func.func @shared(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x16xf3
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
 // CHECK: math.exp
-// CHECK: vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK: llvm.insertelement %{{.*}}, %{{.*}}[%c1_i32 : i32] : vector<2xf32>
 // CHECK-NEXT: arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
 // CHECK-NEXT: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
 // CHECK-NOT: nvvm.cp.async
