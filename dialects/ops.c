@@ -68,6 +68,8 @@ static const latch_op_desc op_table[LATCH_OP_COUNT] = {
        NAMES("loss", "stats"), NO_ATTRS),
     OP(TASK_CROSS_ENTROPY_GRAD_FROM_STATS, "task.cross_entropy_grad_from_stats", 4, 1, 0,
        NAMES("logits", "targets", "dloss", "stats"), NAMES("dlogits"), NO_ATTRS),
+    OP(TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "task.grouped_matmul_weight_grad_concat", 4, 1, 0,
+       NAMES("x", "dy0", "dy1", "ends"), NAMES("dw"), NO_ATTRS),
     OP(INTERVAL_PROGRAM, "interval.program", 0, 0, 1, NULL, NULL,
        ATTRS({"sym_name", S}, {"function_type", LATCH_ATTR_TYPE})),
     OP(INTERVAL_INTERVAL, "interval.interval", 0, 0, 0, NULL, NULL, ATTRS({"name", S})),
@@ -244,6 +246,8 @@ bool latch_attr_bool(MlirOperation op, const char *name, bool fallback) {
 }
 
 bool latch_grouped_matmul_transpose_w(MlirOperation op) { return latch_attr_bool(op, "transpose_w", false); }
+
+int64_t latch_grouped_matmul_w_column_offset(MlirOperation op) { return latch_attr_int(op, "w_column_offset", -1); }
 
 bool latch_has_fused_mark(MlirOperation op) { return !mlirAttributeIsNull(find_attr(op, "task.fused")); }
 

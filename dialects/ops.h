@@ -59,6 +59,7 @@ typedef struct latch_attr_desc {
   X(TASK_ATTENTION_STATS_FROM_LSE) \
   X(TASK_CROSS_ENTROPY_WITH_STATS) \
   X(TASK_CROSS_ENTROPY_GRAD_FROM_STATS) \
+  X(TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT) \
   X(INTERVAL_PROGRAM)         \
   X(INTERVAL_INTERVAL)       \
   X(INTERVAL_BARRIER)         \
@@ -131,6 +132,11 @@ bool latch_attr_bool(MlirOperation op, const char *name, bool fallback);
  * bool): w is [G, N, K] and y[r] = x[r] w[g]^T. Optional because IRDL attributes are all required and the
  * forward programs never need it; latch-autodiff writes it for dx. */
 bool latch_grouped_matmul_transpose_w(MlirOperation op);
+/* task.grouped_matmul's optional attribute `w_column_offset` (an i64 c; absent: -1, w read whole): w's last
+ * dim is a wider P and the op reads its columns [c, c + n), n being the width the op's other operands give
+ * (N, or K with transpose_w). Written by latch-fold-weight-split, so that the products read the halves of
+ * SwiGLU's w13 where they lie instead of copies; latch-verify checks 0 <= c and c + n <= P. */
+int64_t latch_grouped_matmul_w_column_offset(MlirOperation op);
 /* Whether `op` carries a `task.fused` mark (latch-fuse-phases, latch-memory-rules: it runs as part of
  * another task's tiles, so the passes that rewrite single tasks leave it alone). */
 bool latch_has_fused_mark(MlirOperation op);
@@ -197,7 +203,9 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(attention_stats_from_lse, lse, 2) X(cross_entropy_with_stats, logits, 0)                   \
   X(cross_entropy_with_stats, targets, 1) X(cross_entropy_grad_from_stats, logits, 0)          \
   X(cross_entropy_grad_from_stats, targets, 1) X(cross_entropy_grad_from_stats, dloss, 2)      \
-  X(cross_entropy_grad_from_stats, stats, 3)
+  X(cross_entropy_grad_from_stats, stats, 3) X(grouped_matmul_weight_grad_concat, x, 0)           \
+  X(grouped_matmul_weight_grad_concat, dy0, 1) X(grouped_matmul_weight_grad_concat, dy1, 2)    \
+  X(grouped_matmul_weight_grad_concat, ends, 3)
 
 #define LATCH_RESULT_LIST(X)                                                                   \
   X(matmul, c, 0) X(grouped_matmul, y, 0) X(reduce, y, 0) X(rmsnorm, y, 0) X(softmax, y, 0)    \
@@ -213,7 +221,8 @@ MlirAttribute latch_attr_get_i64_array(MlirContext context, intptr_t count, cons
   X(attention_grad_from_stats, dq, 0) X(attention_grad_from_stats, dk, 1)                      \
   X(attention_grad_from_stats, dv, 2) X(attention_lse, o, 0) X(attention_lse, lse, 1)           \
   X(attention_stats_from_lse, stats, 0) X(cross_entropy_with_stats, loss, 0)                    \
-  X(cross_entropy_with_stats, stats, 1) X(cross_entropy_grad_from_stats, dlogits, 0)
+  X(cross_entropy_with_stats, stats, 1) X(cross_entropy_grad_from_stats, dlogits, 0) \
+  X(grouped_matmul_weight_grad_concat, dw, 0)
 
 /* Columns: op, attribute, C type, reader. */
 #define LATCH_ATTR_LIST(X)                                                                     \

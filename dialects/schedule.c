@@ -267,7 +267,7 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   MlirType out = mlirValueGetType(mlirOperationGetResult(task, 0));
   latch_op_kind kind = latch_op_kind_of(task);
   bool product = kind == LATCH_OP_TASK_MATMUL || kind == LATCH_OP_TASK_GROUPED_MATMUL ||
-                 kind == LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD;
+                 kind == LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD || kind == LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT;
   MlirType a = product ? mlirValueGetType(mlirOperationGetOperand(task, 0)) : out; /* products have 2 or 3 */
   double tile_flops = 2.0 * 128 * 128, rate = product && bf16_operands(task) ? TENSOR_CORE_RATE : FP32_RATE;
   switch (kind) {
@@ -283,6 +283,7 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   case LATCH_OP_TASK_GROUPED_MATMUL: /* x [R, K]: a pair's rows, about a tile of them, times K */
     return tile_flops * (double)dim_from_end(a, 0) / rate;
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: /* x [R, K], dw [G, K, N]: a group's rows */
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT:
     return tile_flops * (double)rows(a) / (double)mlirShapedTypeGetDimSize(out, 0) /
            (bf16_operands(task) ? WEIGHT_GRAD_RATE : FP32_RATE);
   case LATCH_OP_TASK_ATTENTION:
@@ -335,7 +336,8 @@ double latch_task_flops(MlirOperation task) {
     MlirType x = mlirValueGetType(mlirOperationGetOperand(task, 0));
     return 2.0 * (double)latch_type_element_count(out) * (double)dim_from_end(x, 0);
   }
-  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: { /* dw [G, K, N] over the R rows of x: 2 R K N */
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: /* dw [G, K, N] over the R rows of x: 2 R K N */
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT: {
     MlirType x = mlirValueGetType(mlirOperationGetOperand(task, 0));
     return 2.0 * (double)rows(x) * (double)dim_from_end(out, 1) * (double)dim_from_end(out, 0);
   }
@@ -416,6 +418,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     break;
   }
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT:
     tiles = mlirShapedTypeGetDimSize(out, 0) * ceil_div(dim_from_end(out, 1), 128) * ceil_div(dim_from_end(out, 0), 128);
     break;
   case LATCH_OP_TASK_ATTENTION_GRAD: {

@@ -316,4 +316,15 @@ irdl.dialect @task {
     irdl.operands(logits: %o0, targets: %o1, dloss: %o2, stats: %o3)
     irdl.results(dlogits: %r0)
   }
+  // The weight gradient of two grouped products that read the column halves of one weight
+  // (latch-fold-weight-split): dw[g] = [x^T dy0 | x^T dy1] over the rows of group g.
+  irdl.operation @grouped_matmul_weight_grad_concat {
+    %o0 = irdl.base "!builtin.tensor"
+    %o1 = irdl.base "!builtin.tensor"
+    %o2 = irdl.base "!builtin.tensor"
+    %o3 = irdl.base "!builtin.tensor"
+    %r0 = irdl.base "!builtin.tensor"
+    irdl.operands(x: %o0, dy0: %o1, dy1: %o2, ends: %o3)
+    irdl.results(dw: %r0)
+  }
 }

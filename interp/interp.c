@@ -775,8 +775,12 @@ static bool run_kernel(MlirOperation op, latch_op_kind kind, latch_tensor **in, 
                              error, sizeof(error));
     break;
   case LATCH_OP_TASK_GROUPED_MATMUL:
-    ok = latch_kernel_grouped_matmul(in[0], in[1], in[2], latch_grouped_matmul_transpose_w(op), out[0], error,
-                                     sizeof(error));
+    if (latch_grouped_matmul_w_column_offset(op) >= 0)
+      ok = latch_kernel_grouped_matmul_columns(in[0], in[1], in[2], latch_grouped_matmul_transpose_w(op),
+                                               latch_grouped_matmul_w_column_offset(op), out[0], error, sizeof(error));
+    else
+      ok = latch_kernel_grouped_matmul(in[0], in[1], in[2], latch_grouped_matmul_transpose_w(op), out[0], error,
+                                       sizeof(error));
     break;
   case LATCH_OP_TASK_REDUCE: {
     latch_reduction reduce = LATCH_REDUCE_SUM;
@@ -878,6 +882,9 @@ static bool run_kernel(MlirOperation op, latch_op_kind kind, latch_tensor **in, 
     break;
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
     ok = latch_kernel_grouped_matmul_weight_grad(in[0], in[1], in[2], out[0], error, sizeof(error));
+    break;
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT:
+    ok = latch_kernel_grouped_matmul_weight_grad_concat(in[0], in[1], in[2], in[3], out[0], error, sizeof(error));
     break;
   default: return op_error(op, "is not supported by latch-interp");
   }

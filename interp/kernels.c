@@ -1128,3 +1128,64 @@ bool latch_kernel_grouped_matmul_weight_grad(const latch_tensor *x, const latch_
   }
   return true;
 }
+
+/* The columns [offset, offset + width) of the last dim of a rank-3 x, as a tensor of their own. */
+static latch_tensor *column_slice(const latch_tensor *x, int64_t offset, int64_t width, char *error,
+                                  size_t error_size) {
+  if (!need_float(x, "w", error, error_size) || !need_rank(x, 3, "w", error, error_size))
+    return NULL;
+  int64_t columns = x->shape[2];
+  if (offset < 0 || width < 0 || offset + width > columns) {
+    fail(error, error_size, "w_column_offset %lld plus the %lld columns read lie outside dim 2 of 'w' (%lld)",
+         (long long)offset, (long long)width, (long long)columns);
+    return NULL;
+  }
+  int64_t shape[3] = {x->shape[0], x->shape[1], width};
+  latch_tensor *slice = latch_tensor_allocate(x->dtype, 3, shape);
+  if (!slice) {
+    fail(error, error_size, "out of memory");
+    return NULL;
+  }
+  for (int64_t row = 0; row < shape[0] * shape[1]; ++row)
+    for (int64_t j = 0; j < width; ++j)
+      slice->f[row * width + j] = x->f[row * columns + offset + j];
+  return slice;
+}
+
+bool latch_kernel_grouped_matmul_columns(const latch_tensor *x, const latch_tensor *w, const latch_tensor *ends,
+                                         bool transpose_w, int64_t offset, latch_tensor *y, char *error,
+                                         size_t error_size) {
+  if (!need_rank(x, 2, "x", error, error_size) || !need_rank(y, 2, "y", error, error_size))
+    return false;
+  latch_tensor *slice = column_slice(w, offset, transpose_w ? x->shape[1] : y->shape[1], error, error_size);
+  if (!slice)
+    return false;
+  bool ok = latch_kernel_grouped_matmul(x, slice, ends, transpose_w, y, error, error_size);
+  latch_tensor_free(slice);
+  return ok;
+}
+
+bool latch_kernel_grouped_matmul_weight_grad_concat(const latch_tensor *x, const latch_tensor *dy0,
+                                                    const latch_tensor *dy1, const latch_tensor *ends, latch_tensor *dw,
+                                                    char *error, size_t error_size) {
+  if (!need_float(dw, "dw", error, error_size) || !need_rank(dw, 3, "dw", error, error_size) ||
+      !need_rank(dy0, 2, "dy0", error, error_size) || !latch_tensor_same_shape(dy0, dy1))
+    return fail(error, error_size, "dw must be [G, K, 2 N] for dy0 and dy1 of one shape [R, N]");
+  int64_t n = dy0->shape[1];
+  if (!need_dim(dw, 2, 2 * n, "dw", error, error_size))
+    return false;
+  int64_t shape[3] = {dw->shape[0], dw->shape[1], n};
+  latch_tensor *half[2] = {latch_tensor_allocate(dw->dtype, 3, shape), latch_tensor_allocate(dw->dtype, 3, shape)};
+  bool ok = half[0] && half[1];
+  if (!ok)
+    fail(error, error_size, "out of memory");
+  ok = ok && latch_kernel_grouped_matmul_weight_grad(x, dy0, ends, half[0], error, error_size) &&
+       latch_kernel_grouped_matmul_weight_grad(x, dy1, ends, half[1], error, error_size);
+  for (int64_t row = 0; ok && row < shape[0] * shape[1]; ++row)
+    for (int h = 0; h < 2; ++h)
+      for (int64_t j = 0; j < n; ++j)
+        dw->f[row * 2 * n + h * n + j] = half[h]->f[row * n + j];
+  latch_tensor_free(half[0]);
+  latch_tensor_free(half[1]);
+  return ok;
+}

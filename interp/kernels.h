@@ -30,6 +30,11 @@ bool latch_kernel_matmul(const latch_tensor *a, const latch_tensor *b, bool tran
  * 0 after ends[G-1]. */
 bool latch_kernel_grouped_matmul(const latch_tensor *x, const latch_tensor *w, const latch_tensor *ends,
                                  bool transpose_w, latch_tensor *y, char *error, size_t error_size);
+/* latch_kernel_grouped_matmul reading w's columns [offset, offset + n) of its last dim (task.grouped_matmul's
+ * w_column_offset; n = N, or K with transpose_w): the same sums over that slice. */
+bool latch_kernel_grouped_matmul_columns(const latch_tensor *x, const latch_tensor *w, const latch_tensor *ends,
+                                         bool transpose_w, int64_t offset, latch_tensor *y, char *error,
+                                         size_t error_size);
 bool latch_kernel_reduce(const latch_tensor *x, int64_t axis, latch_reduction kind, latch_tensor *y,
                          char *error, size_t error_size);
 bool latch_kernel_rmsnorm(const latch_tensor *x, const latch_tensor *w, double eps, latch_tensor *y,
@@ -105,6 +110,10 @@ bool latch_kernel_topk_grad(const latch_tensor *dvalues, const latch_tensor *ind
                             latch_tensor *dx, char *error, size_t error_size);
 bool latch_kernel_grouped_matmul_weight_grad(const latch_tensor *x, const latch_tensor *dy, const latch_tensor *ends,
                                              latch_tensor *dw, char *error, size_t error_size);
+/* dw [G, K, 2 N]: the weight gradients of dy0 and of dy1 (each [R, N]) side by side in each row. */
+bool latch_kernel_grouped_matmul_weight_grad_concat(const latch_tensor *x, const latch_tensor *dy0,
+                                                    const latch_tensor *dy1, const latch_tensor *ends, latch_tensor *dw,
+                                                    char *error, size_t error_size);
 
 /* float -> i32 as convert does it: truncation toward zero, saturated, NaN -> 0. */
 int32_t latch_float_to_i32(double value);

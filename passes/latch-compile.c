@@ -5,6 +5,6 @@
 const latch_pass_info latch_compile_pipeline = {
     .name = "latch-compile",
     .summary = "Forward program to persistent kernel: train, split attention gradients, reuse the cross-entropy statistics, fold converts and transposes, schedule, fuse, plan and check the arena, lower",
-    .pipeline = "latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
+    .pipeline = "latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,latch-fold-weight-split,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
                 "latch-lower-tasks,latch-lower-intervals",
 };

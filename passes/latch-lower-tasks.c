@@ -2826,7 +2826,12 @@ static int pair_group_rows(gen *g, const tensor_ref *ends, int group, int64_t gr
 static void gen_grouped_matmul(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *ends = &io->in[2], *y = &io->out[0];
   bool transposed = latch_grouped_matmul_transpose_w(op); /* w[g] is [N, K] */
-  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(w, transposed ? 1 : 2), groups = dim(w, 0);
+  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(y, 1), groups = dim(w, 0);
+  /* w_column_offset: w's rows are `pitch` long and the op reads their columns [offset, offset + n) (or
+   * [offset, offset + k) with transpose_w). */
+  int64_t offset = latch_grouped_matmul_w_column_offset(op), pitch = dim(w, 2);
+  if (offset < 0)
+    offset = 0;
   int64_t tile_cols = ceil_div(n, MATMUL_TILE);
   int vt = tiles_begin(g, (ceil_div(rows, MATMUL_TILE) + groups) * tile_cols);
   int pair = divc(g, vt, tile_cols), col0 = mulc(g, remc(g, vt, tile_cols), MATMUL_TILE);
@@ -2852,8 +2857,9 @@ static void gen_grouped_matmul(gen *g, task_io *io, MlirOperation op) {
   /* The rows past ends[G-1] read an empty range of x's rows: their sums are 0. */
   product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = lo, .i_hi = sel(g, zeros, lo, hi, "i64"), .i_stride = k,
                         .k_stride = 1};
-  product_operand pw = {.t = w, .base = mulc(g, mini(g, group, ci64(g, groups - 1)), k * n), .i_lo = ci64(g, 0),
-                        .i_hi = ci64(g, n), .i_stride = transposed ? k : 1, .k_stride = transposed ? 1 : n};
+  product_operand pw = {.t = w, .base = addc(g, mulc(g, mini(g, group, ci64(g, groups - 1)), dim(w, 1) * pitch), offset),
+                        .i_lo = ci64(g, 0), .i_hi = ci64(g, n), .i_stride = transposed ? pitch : 1,
+                        .k_stride = transposed ? 1 : pitch};
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
   product_accumulate(g, &px, &pw, row0, col0, ci64(g, 0), ci64(g, k), zero, acc);
@@ -2881,6 +2887,38 @@ static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
   product_zero(g, zero);
   product_accumulate(g, &px, &pd, row0, col0, begin, end, zero, acc);
   product_store(g, &px, &pd, dw, mulc(g, group, k * n), row0, col0, k, n, acc);
+  loop_end(g);
+}
+
+/* dw[g] = [x^T dy0 | x^T dy1] over the rows of group g: gen_grouped_matmul_weight_grad over dw's 2 N
+ * columns, a tile reading dy0 for the columns below N and dy1 for the rest (N a multiple of the tile, so
+ * that no tile straddles them). */
+static void gen_grouped_matmul_weight_grad_concat(gen *g, task_io *io) {
+  const tensor_ref *x = &io->in[0], *dy0 = &io->in[1], *dy1 = &io->in[2], *ends = &io->in[3], *dw = &io->out[0];
+  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dy0, 1), groups = dim(dw, 0);
+  if (n % MATMUL_TILE != 0 || dy0->kind == PLACE_CONST || dy1->kind == PLACE_CONST || dy0->prologue ||
+      dy1->prologue || dy0->dt != dy1->dt || place_aligned(dy0, 16) != place_aligned(dy1, 16)) {
+    g->failed = true;
+    return;
+  }
+  int64_t tile_rows = ceil_div(k, MATMUL_TILE), tile_cols = 2 * n / MATMUL_TILE;
+  int vt = tiles_begin(g, groups * tile_rows * tile_cols);
+  int group = divc(g, vt, tile_rows * tile_cols), rest = remc(g, vt, tile_rows * tile_cols);
+  int row0 = mulc(g, divc(g, rest, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, rest, tile_cols), MATMUL_TILE);
+  int begin, end;
+  group_rows(g, ends, group, rows, &begin, &end);
+  /* dy1's column j - N is read as column j: its pointer, with the base moved back by N */
+  int second = cmpi(g, "sge", col0, ci64(g, n), "i64");
+  tensor_ref dy = *dy0;
+  dy.ptr = sel(g, second, dy1->ptr, dy0->ptr, "!llvm.ptr<1>");
+  product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, k), .i_stride = 1,
+                        .k_stride = k};
+  product_operand pd = {.t = &dy, .base = sel(g, second, ci64(g, -n), ci64(g, 0), "i64"), .i_lo = ci64(g, 0),
+                        .i_hi = ci64(g, 2 * n), .i_stride = 1, .k_stride = n};
+  int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
+  product_zero(g, zero);
+  product_accumulate(g, &px, &pd, row0, col0, begin, end, zero, acc);
+  product_store(g, &px, &pd, dw, mulc(g, group, k * 2 * n), row0, col0, k, 2 * n, acc);
   loop_end(g);
 }
 
@@ -5538,16 +5576,28 @@ static bool check_shapes(lowerer *l, MlirOperation op, latch_op_kind kind, const
     break;
   }
   case LATCH_OP_TASK_GROUPED_MATMUL: {
-    int w_k = latch_grouped_matmul_transpose_w(op) ? 2 : 1; /* w is [G, K, N] or [G, N, K] */
+    bool transposed = latch_grouped_matmul_transpose_w(op); /* w is [G, K, N] or [G, N, K] */
+    int64_t offset = latch_grouped_matmul_w_column_offset(op);
     ok = in[0].rank == 2 && in[1].rank == 3 && in[2].rank == 1 && out[0].rank == 2 && in[2].dt == DT_I32 &&
-         in[1].dims[w_k] == in[0].dims[1] && in[2].dims[0] == in[1].dims[0] && out[0].dims[0] == in[0].dims[0] &&
-         out[0].dims[1] == in[1].dims[3 - w_k];
+         in[2].dims[0] == in[1].dims[0] && out[0].dims[0] == in[0].dims[0];
+    if (ok) {
+      /* the dim of w the op reads whole, and the columns it reads of the last (all of them without an offset) */
+      int64_t whole = transposed ? out[0].dims[1] : in[0].dims[1], read = transposed ? in[0].dims[1] : out[0].dims[1];
+      ok = in[1].dims[1] == whole &&
+           (offset < 0 ? in[1].dims[2] == read : offset + read <= in[1].dims[2]);
+    }
     break;
   }
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD:
     ok = in[0].rank == 2 && in[1].rank == 2 && in[2].rank == 1 && out[0].rank == 3 && in[2].dt == DT_I32 &&
          in[1].dims[0] == in[0].dims[0] && out[0].dims[0] == in[2].dims[0] && out[0].dims[1] == in[0].dims[1] &&
          out[0].dims[2] == in[1].dims[1];
+    break;
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT:
+    ok = in[0].rank == 2 && in[1].rank == 2 && in[2].rank == 2 && in[3].rank == 1 && out[0].rank == 3 &&
+         in[3].dt == DT_I32 && in[1].dims[0] == in[0].dims[0] && in[2].dims[0] == in[0].dims[0] &&
+         in[2].dims[1] == in[1].dims[1] && in[1].dt == in[2].dt && out[0].dims[0] == in[3].dims[0] &&
+         out[0].dims[1] == in[0].dims[1] && out[0].dims[2] == 2 * in[1].dims[1];
     break;
   case LATCH_OP_TASK_MAP:
     ok = io->out_count >= 1;
@@ -5752,6 +5802,7 @@ static void generate_body(gen *g, task_io *io, MlirOperation op, latch_op_kind k
   case LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS: gen_attention_grad_from_stats(g, io, op); break;
   case LATCH_OP_TASK_TOPK_GRAD: gen_topk_grad(g, io); break;
   case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: gen_grouped_matmul_weight_grad(g, io); break;
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT: gen_grouped_matmul_weight_grad_concat(g, io); break;
   default: g->failed = true; break;
   }
 }

@@ -55,10 +55,10 @@ static int64_t dim(MlirValue value, intptr_t index) {
  * Returns -1 when the types do not say (not yet verified, or dynamic shapes). */
 static int64_t matmul_flops(MlirOperation op, latch_op_kind kind) {
   if (kind == LATCH_OP_TASK_GROUPED_MATMUL) {
-    MlirValue x = latch_grouped_matmul_x(op), w = latch_grouped_matmul_w(op);
-    if (!is_static_tensor(x, 2) || !is_static_tensor(w, 3))
+    MlirValue x = latch_grouped_matmul_x(op), w = latch_grouped_matmul_w(op), y = latch_grouped_matmul_y_result(op);
+    if (!is_static_tensor(x, 2) || !is_static_tensor(w, 3) || !is_static_tensor(y, 2))
       return -1;
-    int64_t n = dim(w, latch_grouped_matmul_transpose_w(op) ? 1 : 2);
+    int64_t n = dim(y, 1); /* w's last dim may be wider (w_column_offset) */
     return saturating_mul(saturating_mul(saturating_mul(2, dim(x, 0)), dim(x, 1)), n);
   }
   MlirValue a = latch_matmul_a(op), c = latch_matmul_c_result(op);

@@ -325,6 +325,11 @@ static const value_rule value_rules[] = {
     V(GROUPED_MATMUL_WEIGHT_GRAD, "dy", 2, FLOAT),
     V(GROUPED_MATMUL_WEIGHT_GRAD, "ends", 1, I32),
     V(GROUPED_MATMUL_WEIGHT_GRAD, "dw", 3, ANY_DTYPE),
+    V(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "x", 2, FLOAT),
+    V(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dy0", 2, FLOAT),
+    V(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dy1", 2, FLOAT),
+    V(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "ends", 1, I32),
+    V(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dw", 3, ANY_DTYPE),
 };
 #undef V
 
@@ -578,6 +583,13 @@ static const relation relations[] = {
     EQ(GROUPED_MATMUL_WEIGHT_GRAD, "dw", 0, "ends", 0), /* G */
     EQ(GROUPED_MATMUL_WEIGHT_GRAD, "dw", 1, "x", 1),    /* K */
     EQ(GROUPED_MATMUL_WEIGHT_GRAD, "dw", 2, "dy", 1),   /* N */
+    DTYPE(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dy0", "x"),
+    SHAPE(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dy1", "dy0"),
+    DTYPE(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dy1", "x"),
+    ACC(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dw", "x"),
+    EQ(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dy0", 0, "x", 0),   /* R */
+    EQ(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dw", 0, "ends", 0), /* G */
+    EQ(GROUPED_MATMUL_WEIGHT_GRAD_CONCAT, "dw", 1, "x", 1),    /* K */
 };
 #undef SHAPE
 #undef DTYPE
@@ -703,12 +715,36 @@ static void verify_grouped_matmul(verifier *v, MlirOperation op) {
   bool tw = latch_grouped_matmul_transpose_w(op);
   int64_t k = dim(w, tw ? 2 : 1), n = dim(w, tw ? 1 : 2);
   const char *note = tw ? " (transpose_w)" : "";
+  /* With w_column_offset, w's last dim (K or N) only has to hold the columns the op reads. */
+  MlirAttribute offset_attr = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("w_column_offset"));
+  if (!mlirAttributeIsNull(offset_attr)) {
+    if (!mlirAttributeIsAInteger(offset_attr) || mlirAttributeIsABool(offset_attr)) {
+      report(v, op, "attribute 'w_column_offset' must be an i64 integer, got %s", attr_text(offset_attr).s);
+      return;
+    }
+    int64_t offset = mlirIntegerAttrGetValueInt(offset_attr), width = tw ? dim(x, 1) : dim(y, 1);
+    if (offset < 0 || offset + width > dim(w, 2))
+      report(v, op, "attribute 'w_column_offset' (%lld) plus the %lld columns read must lie in dim 2 of 'w' (%lld)",
+             (long long)offset, (long long)width, (long long)dim(w, 2));
+    if (tw)
+      k = dim(x, 1);
+    else
+      n = dim(y, 1);
+  }
   if (dim(x, 1) != k)
     report(v, op, "dim %d of 'w' must equal dim 1 of 'x' (got %lld and %lld)%s", tw ? 2 : 1, (long long)k,
            (long long)dim(x, 1), note);
   if (dim(y, 1) != n)
     report(v, op, "dim 1 of 'y' must equal dim %d of 'w' (got %lld and %lld)%s", tw ? 1 : 2, (long long)dim(y, 1),
            (long long)n, note);
+}
+
+/* dw [G, K, 2 N]: the columns of dy0 and then those of dy1. */
+static void verify_grouped_matmul_weight_grad_concat(verifier *v, MlirOperation op) {
+  int64_t n = dim(type_of(latch_grouped_matmul_weight_grad_concat_dy0(op)), 1);
+  int64_t columns = dim(type_of(latch_grouped_matmul_weight_grad_concat_dw_result(op)), 2);
+  if (columns != 2 * n)
+    report(v, op, "dim 2 of 'dw' must be twice dim 1 of 'dy0' (got %lld and %lld)", (long long)columns, (long long)n);
 }
 
 /* The scalars of a map body (its block arguments, or the operands of its gpu.yield) against the
@@ -953,6 +989,7 @@ static void (*const op_rules[LATCH_OP_COUNT])(verifier *, MlirOperation) = {
     [LATCH_OP_TASK_ATTENTION_STATS_FROM_LSE] = verify_attention_stats_from_lse,
     [LATCH_OP_TASK_CROSS_ENTROPY_WITH_STATS] = verify_cross_entropy_with_stats,
     [LATCH_OP_TASK_CROSS_ENTROPY_GRAD_FROM_STATS] = verify_cross_entropy_grad_from_stats,
+    [LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD_CONCAT] = verify_grouped_matmul_weight_grad_concat,
 };
 
 static MlirWalkResult verify_op(MlirOperation op, void *user_data) {
