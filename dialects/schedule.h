@@ -135,6 +135,10 @@ bool latch_small_product_by_warp(int64_t k);
 #define LATCH_NORM_DW_MAX_CHUNK_ROWS 1024
 #define LATCH_NORM_DW_MAX_CHUNKS 128
 int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows);
+/* task.grouped_matmul_weight_grad_concat's device template runs 128-column product tiles over dw's 2 N
+ * columns, each reading dy0 or dy1: N must be a multiple of this so that no tile straddles the two.
+ * latch-fold-weight-split makes the op only then. */
+#define LATCH_CONCAT_HALF_COLUMNS 128
 /* Row-wise ops with a warp per row (rmsnorm, rmsnorm_grad's dx, cross_entropy and its gradient) take
  * tiles of this many rows: one row per warp, so that even 2048 rows fill the SMs. */
 #define LATCH_WARP_ROW_TILE 8

@@ -12,7 +12,7 @@
  *      s_i = scatter_add_rows(reshape(grouped_matmul_weight_grad(x, dy_i, ends)), [c_i]) {rows = 2}
  *    with {c_0, c_1} = {0, 1}, both weight gradients of one x and ends. D becomes
  *    task.grouped_matmul_weight_grad_concat(x, dy_(c = 0), dy_(c = 1), ends), which writes each half's
- *    columns in place.
+ *    columns in place; only when n is a multiple of LATCH_CONCAT_HALF_COLUMNS (its device template's tiles).
  * Ops left without readers are erased.
  *
  * Why: TinyMoE 2 x 1024 moved per layer and update 64 MiB through the forward's transpose and gathers
@@ -31,6 +31,7 @@
 #include "mlir-c/Diagnostics.h"
 
 #include "../dialects/ops.h"
+#include "../dialects/schedule.h"
 #include "pass.h"
 
 static int64_t dim(MlirValue value, intptr_t index) {
@@ -217,7 +218,8 @@ static bool fold_backward(MlirOperation transpose) {
       !mlirValueEqual(ends, latch_grouped_matmul_weight_grad_ends(second)))
     return false;
   MlirValue gradient = mlirOperationGetResult(gradient_view, 0), dw = latch_grouped_matmul_weight_grad_dw_result(first);
-  if (rank_of(gradient) != 3 || rank_of(dw) != 3 || dim(gradient, 0) != dim(dw, 0) || dim(gradient, 1) != dim(dw, 1) ||
+  if (rank_of(gradient) != 3 || rank_of(dw) != 3 || dim(dw, 2) % LATCH_CONCAT_HALF_COLUMNS != 0 ||
+      dim(gradient, 0) != dim(dw, 0) || dim(gradient, 1) != dim(dw, 1) ||
       dim(gradient, 2) != 2 * dim(dw, 2) ||
       !mlirTypeEqual(mlirShapedTypeGetElementType(mlirValueGetType(gradient)), mlirShapedTypeGetElementType(mlirValueGetType(dw))))
     return false;

@@ -2896,7 +2896,8 @@ static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
 static void gen_grouped_matmul_weight_grad_concat(gen *g, task_io *io) {
   const tensor_ref *x = &io->in[0], *dy0 = &io->in[1], *dy1 = &io->in[2], *ends = &io->in[3], *dw = &io->out[0];
   int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dy0, 1), groups = dim(dw, 0);
-  if (n % MATMUL_TILE != 0 || dy0->kind == PLACE_CONST || dy1->kind == PLACE_CONST || dy0->prologue ||
+  _Static_assert(LATCH_CONCAT_HALF_COLUMNS % MATMUL_TILE == 0, "no tile straddles dy0 and dy1");
+  if (n % LATCH_CONCAT_HALF_COLUMNS != 0 || dy0->kind == PLACE_CONST || dy1->kind == PLACE_CONST || dy0->prologue ||
       dy1->prologue || dy0->dt != dy1->dt || place_aligned(dy0, 16) != place_aligned(dy1, 16)) {
     g->failed = true;
     return;

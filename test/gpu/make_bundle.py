@@ -52,7 +52,7 @@ PIPELINES = {
     "forward-unsplit": "builtin.module(latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,"
                        "latch-lower-tasks,latch-lower-intervals{staged=true})",
     # latch-compile's passes as docs/device-abi.md lists them (written out so the bundle states what it ran).
-    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,"
+    "train": "builtin.module(latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,latch-fold-weight-split,"
              "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
              "latch-lower-intervals{staged=true})",
     # forward with latch-fold-transposes: attention between [B, T, H, d] projections, as latch-compile has it.
@@ -61,7 +61,7 @@ PIPELINES = {
     # forward and train with latch-lower-intervals{table-dispatch=true} (docs/device-abi.md "Table dispatch").
     "forward-table": "builtin.module(latch-split-attention-grad,latch-cross-entropy-stats,latch-form-intervals,latch-fuse-phases,latch-plan-arena,"
                      "latch-verify-arena,latch-lower-tasks,latch-lower-intervals{staged=true table-dispatch=true})",
-    "train-table": "builtin.module(latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,"
+    "train-table": "builtin.module(latch-train,latch-split-attention-grad,latch-cross-entropy-stats,latch-fold-converts,latch-fold-transposes,latch-fold-weight-split,"
                    "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,"
                    "latch-lower-intervals{staged=true table-dispatch=true})",
     # forward with latch-lower-tasks{wgmma-in-flight=false}: each k stage waits for its own wgmma group (the
