@@ -562,6 +562,10 @@ static void vjp_grouped_matmul(differentiator *d, MlirOperation op, MlirValue dy
   MlirLocation loc = mlirOperationGetLocation(op);
   MlirValue x = latch_grouped_matmul_x(op), w = latch_grouped_matmul_w(op), ends = latch_grouped_matmul_ends(op);
   bool transposed = latch_grouped_matmul_transpose_w(op);
+  if (latch_grouped_matmul_w_column_offset(op) >= 0) { /* latch-fold-weight-split writes it after the gradient */
+    fail_at(d, op, "no VJP rule for a w_column_offset of");
+    return;
+  }
   MlirType w_type = mlirValueGetType(w);
   dy = cast_to(d, loc, dy, mlirShapedTypeGetElementType(w_type));
   if (is_active(d, x)) {

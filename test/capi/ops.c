@@ -152,7 +152,7 @@ static void test_descriptors(MlirContext context) {
   }
   printf("%d of %d kinds resolve; %d are task ops\n", resolved, LATCH_OP_COUNT - 1, tasks);
   // CHECK-LABEL: == descriptors
-  // CHECK: 39 of 39 kinds resolve; 32 are task ops
+  // CHECK: 40 of 40 kinds resolve; 33 are task ops
 
   /* Ops of other dialects are unknown, and "task" is a prefix only with its dot. */
   const char *others[] = {"func.return", "arith.addf", "gpu.yield", "tasks.matmul", "task"};
@@ -353,6 +353,7 @@ static void test_table_matches_irdl(MlirContext context) {
   // CHECK-NEXT: task.attention_stats_from_lse(o, do, lse) -> (stats)
   // CHECK-NEXT: task.cross_entropy_with_stats(logits, targets) -> (loss, stats)
   // CHECK-NEXT: task.cross_entropy_grad_from_stats(logits, targets, dloss, stats) -> (dlogits)
+  // CHECK-NEXT: task.grouped_matmul_weight_grad_concat(x, dy0, dy1, ends) -> (dw)
   // CHECK-NEXT: interval.program() -> () regions 1 {sym_name: string, function_type: type}
   // CHECK-NEXT: interval.interval() -> () {name: string}
   // CHECK-NEXT: interval.barrier() -> ()
@@ -556,8 +557,8 @@ static void test_create(MlirContext context) {
   printf("\n");
   mlirModuleDestroy(module);
   // CHECK-LABEL: == create
-  // CHECK-NEXT: 39 of 39 created ops verify
-  // CHECK-NEXT: operands and results per IRDL: 119 tensor, 6 memref
+  // CHECK-NEXT: 40 of 40 created ops verify
+  // CHECK-NEXT: operands and results per IRDL: 124 tensor, 6 memref
   // CHECK-NEXT: module {
   // CHECK-NEXT: func.func @host(%[[T:.*]]: tensor<2x2xf32>, %[[M:.*]]: memref<64xi8>)
   // CHECK-NEXT: "task.matmul"(%[[T]], %[[T]]) {transpose_a = true, transpose_b = true} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
@@ -595,6 +596,7 @@ static void test_create(MlirContext context) {
   // CHECK-NEXT: "task.attention_stats_from_lse"(%[[T]], %[[T]], %[[T]]) : {{.*}} -> tensor<2x2xf32>
   // CHECK-NEXT: "task.cross_entropy_with_stats"(%[[T]], %[[T]]) : {{.*}} -> (tensor<2x2xf32>, tensor<2x2xf32>)
   // CHECK-NEXT: "task.cross_entropy_grad_from_stats"(%[[T]], %[[T]], %[[T]], %[[T]]) : {{.*}} -> tensor<2x2xf32>
+  // CHECK-NEXT: "task.grouped_matmul_weight_grad_concat"(%[[T]], %[[T]], %[[T]], %[[T]]) : {{.*}} -> tensor<2x2xf32>
   // CHECK-NEXT: "interval.interval"() {name = "s"} : () -> ()
   // CHECK-NEXT: "interval.barrier"() : () -> ()
   // CHECK-NEXT: "arena.arena"() {alignment = 64 : i64, size = 64 : i64} : () -> memref<64xi8>
@@ -746,8 +748,8 @@ static void test_irdl_rejects(MlirContext context) {
  * interval.interval three times (the accessors read the first, "forward"). */
 #define T2 "tensor<2xf32>"
 #define T2X4 T2 ", " T2 ", " T2 ", " T2
-#define T2X71 T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " \
-  T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2 ", " T2 ", " T2
+#define T2X75 T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " \
+  T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2X4 ", " T2 ", " T2 ", " T2
 static const char accessor_program[] =
     "\"interval.program\"() ({\n"
     "^bb0(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>, %arg2: tensor<2xf32>, %arg3: tensor<2xf32>,\n"
@@ -767,7 +769,8 @@ static const char accessor_program[] =
     "    %arg56: tensor<2xf32>, %arg57: tensor<2xf32>, %arg58: tensor<2xf32>, %arg59: tensor<2xf32>,\n"
     "    %arg60: tensor<2xf32>, %arg61: tensor<2xf32>, %arg62: tensor<2xf32>, %arg63: tensor<2xf32>,\n"
     "    %arg64: tensor<2xf32>, %arg65: tensor<2xf32>, %arg66: tensor<2xf32>, %arg67: tensor<2xf32>,\n"
-    "    %arg68: tensor<2xf32>, %arg69: tensor<2xf32>, %arg70: tensor<2xf32>):\n"
+    "    %arg68: tensor<2xf32>, %arg69: tensor<2xf32>, %arg70: tensor<2xf32>, %arg71: tensor<2xf32>,\n"
+    "    %arg72: tensor<2xf32>, %arg73: tensor<2xf32>, %arg74: tensor<2xf32>):\n"
     "  %18 = \"arena.arena\"() {size = 4096 : i64, alignment = 256 : i64} : () -> memref<4096xi8>\n"
     "  %19 = \"arena.slot\"(%18) {offset = 512 : i64, size = 1024 : i64, alignment = 128 : i64}\n"
     "      : (memref<4096xi8>) -> memref<1024xi8>\n"
@@ -826,6 +829,8 @@ static const char accessor_program[] =
     "  %33:2 = \"task.cross_entropy_with_stats\"(%arg66, %arg67) : (tensor<2xf32>, tensor<2xf32>) -> (tensor<f32>, tensor<12xf32>)\n"
     "  %34 = \"task.cross_entropy_grad_from_stats\"(%arg68, %arg69, %arg70, %33#1)\n"
     "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<12xf32>) -> tensor<13xf32>\n"
+    "  %35 = \"task.grouped_matmul_weight_grad_concat\"(%arg71, %arg72, %arg73, %arg74)\n"
+    "      : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<14xf32>\n"
     "  \"interval.barrier\"() : () -> ()\n"
     "  \"interval.interval\"() {name = \"optimizer\"} : () -> ()\n"
     "  %17:3 = \"task.adamw\"(%arg26, %arg27, %arg28, %arg29, %arg30)\n"
@@ -834,7 +839,7 @@ static const char accessor_program[] =
     "      -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
     "  gpu.yield %17#0, %17#1, %17#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>\n"
     "}) {sym_name = \"update\",\n"
-    "    function_type = (" T2X71 ") -> (" T2 ", " T2 ", " T2 ")} : () -> ()\n";
+    "    function_type = (" T2X75 ") -> (" T2 ", " T2 ", " T2 ")} : () -> ()\n";
 
 /* The op of `desc` in the parsed program: its first in pre-order (only interval.interval appears more
  * than once). */
@@ -896,7 +901,7 @@ static void test_accessors(MlirContext context) {
   LATCH_OPERAND_LIST(X)
 #undef X
   // CHECK-LABEL: == accessors
-  // CHECK-NEXT: 39 of 39 kinds in the program
+  // CHECK-NEXT: 40 of 40 kinds in the program
   // CHECK-NEXT: task.matmul.a = %arg0
   // CHECK-NEXT: task.matmul.b = %arg1
   // CHECK-NEXT: task.grouped_matmul.x = %arg2
@@ -974,6 +979,10 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.cross_entropy_grad_from_stats.targets = %arg69
   // CHECK-NEXT: task.cross_entropy_grad_from_stats.dloss = %arg70
   // CHECK-NEXT: task.cross_entropy_grad_from_stats.stats = result #1 of task.cross_entropy_with_stats
+  // CHECK-NEXT: task.grouped_matmul_weight_grad_concat.x = %arg71
+  // CHECK-NEXT: task.grouped_matmul_weight_grad_concat.dy0 = %arg72
+  // CHECK-NEXT: task.grouped_matmul_weight_grad_concat.dy1 = %arg73
+  // CHECK-NEXT: task.grouped_matmul_weight_grad_concat.ends = %arg74
 
   /* Results: owned by the op, at the table's index under the table's name; the type tells them apart. */
 #define X(opname, field, index)                                                                    \
@@ -1042,6 +1051,7 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.cross_entropy_with_stats.loss = result #0 of task.cross_entropy_with_stats : tensor<f32>
   // CHECK-NEXT: task.cross_entropy_with_stats.stats = result #1 of task.cross_entropy_with_stats : tensor<12xf32>
   // CHECK-NEXT: task.cross_entropy_grad_from_stats.dlogits = result #0 of task.cross_entropy_grad_from_stats : tensor<13xf32>
+  // CHECK-NEXT: task.grouped_matmul_weight_grad_concat.dw = result #0 of task.grouped_matmul_weight_grad_concat : tensor<14xf32>
 
   /* Attributes: the value, and the accessor's C type agrees with the table's kind for that name. */
 #define X(opname, field, ctype, reader)                                                            \
@@ -1141,7 +1151,7 @@ static void test_accessors(MlirContext context) {
   // CHECK-NEXT: task.transpose.perm = [1, 0]
   // CHECK-NEXT: perm of a matmul: size -1
   // CHECK-NEXT: interval.program.sym_name = "update"
-  // CHECK-NEXT: interval.program: parent builtin.module, function_type 71 -> 3, 71 block arguments, 1 regions, ends in gpu.yield %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  // CHECK-NEXT: interval.program: parent builtin.module, function_type 75 -> 3, 75 block arguments, 1 regions, ends in gpu.yield %{{.*}}#0, %{{.*}}#1, %{{.*}}#2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
   // CHECK-NEXT: interval.interval: 0 regions, parent the program
   // CHECK-NEXT: task.map body: 2 arguments, first op present
   // CHECK-NEXT: arith.addf

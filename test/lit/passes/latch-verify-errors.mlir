@@ -285,6 +285,33 @@ func.func @f(%x: tensor<16x8xf32>, %w: tensor<4x8x2xf32>, %e: tensor<4xi32>) {
 
 // -----
 
+// grouped_matmul: the columns that w_column_offset names lie in w's last dim
+func.func @f(%x: tensor<16x8xf32>, %w: tensor<4x8x6xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul' attribute 'w_column_offset' (4) plus the 3 columns read must lie in dim 2 of 'w' (6)
+  %r = "task.grouped_matmul"(%x, %w, %e) {w_column_offset = 4 : i64} : (tensor<16x8xf32>, tensor<4x8x6xf32>, tensor<4xi32>) -> tensor<16x3xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul: w_column_offset is an i64
+func.func @f(%x: tensor<16x8xf32>, %w: tensor<4x8x6xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul' attribute 'w_column_offset' must be an i64 integer, got "3"
+  %r = "task.grouped_matmul"(%x, %w, %e) {w_column_offset = "3"} : (tensor<16x8xf32>, tensor<4x8x6xf32>, tensor<4xi32>) -> tensor<16x3xf32>
+  return
+}
+
+// -----
+
+// grouped_matmul_weight_grad_concat: dw holds the columns of dy0 and of dy1
+func.func @f(%x: tensor<16x8xf32>, %d0: tensor<16x3xf32>, %d1: tensor<16x3xf32>, %e: tensor<4xi32>) {
+  // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:8: error: 'task.grouped_matmul_weight_grad_concat' dim 2 of 'dw' must be twice dim 1 of 'dy0' (got 3 and 3)
+  %r = "task.grouped_matmul_weight_grad_concat"(%x, %d0, %d1, %e) : (tensor<16x8xf32>, tensor<16x3xf32>, tensor<16x3xf32>, tensor<4xi32>) -> tensor<4x8x3xf32>
+  return
+}
+
+// -----
+
 // map: at least one output
 func.func @f(%x0: tensor<4xf32>) {
   // CHECK: {{.*}}latch-verify-errors.mlir:[[@LINE+1]]:3: error: 'task.map' must have at least one output

@@ -352,6 +352,20 @@ func.func @grouped_matmul_weight_grad(%x: tensor<16x8xbf16>, %dy: tensor<16x2xbf
 
 // -----
 
+// CHECK-LABEL: func.func @column_halves
+// CHECK: "task.grouped_matmul"(%{{.*}}, %{{.*}}, %{{.*}}) {w_column_offset = 2 : i64} : (tensor<16x8xbf16>, tensor<4x8x4xbf16>, tensor<4xi32>) -> tensor<16x2xf32>
+// CHECK: "task.grouped_matmul"(%{{.*}}, %{{.*}}, %{{.*}}) {transpose_w = true, w_column_offset = 0 : i64} : (tensor<16x2xbf16>, tensor<4x8x4xbf16>, tensor<4xi32>) -> tensor<16x8xf32>
+// CHECK: "task.grouped_matmul_weight_grad_concat"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<16x8xbf16>, tensor<16x2xbf16>, tensor<16x2xbf16>, tensor<4xi32>) -> tensor<4x8x4xf32>
+func.func @column_halves(%x: tensor<16x8xbf16>, %w: tensor<4x8x4xbf16>, %ends: tensor<4xi32>, %dy: tensor<16x2xbf16>)
+    -> (tensor<16x2xf32>, tensor<16x8xf32>, tensor<4x8x4xf32>) {
+  %y = "task.grouped_matmul"(%x, %w, %ends) {w_column_offset = 2 : i64} : (tensor<16x8xbf16>, tensor<4x8x4xbf16>, tensor<4xi32>) -> tensor<16x2xf32>
+  %dx = "task.grouped_matmul"(%dy, %w, %ends) {transpose_w = true, w_column_offset = 0 : i64} : (tensor<16x2xbf16>, tensor<4x8x4xbf16>, tensor<4xi32>) -> tensor<16x8xf32>
+  %dw = "task.grouped_matmul_weight_grad_concat"(%x, %dy, %dy, %ends) : (tensor<16x8xbf16>, tensor<16x2xbf16>, tensor<16x2xbf16>, tensor<4xi32>) -> tensor<4x8x4xf32>
+  return %y, %dx, %dw : tensor<16x2xf32>, tensor<16x8xf32>, tensor<4x8x4xf32>
+}
+
+// -----
+
 // A whole program: the example MLP of examples/mlp.mlir.
 // CHECK-LABEL: func.func @mlp
 // CHECK-COUNT-2: "task.matmul"
