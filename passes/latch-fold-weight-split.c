@@ -254,8 +254,21 @@ typedef struct orphans {
   bool failed;
 } orphans;
 
+/* Only ops of the kinds the rules go through are noted. */
+static bool in_a_chain(MlirOperation op) {
+  switch (latch_op_kind_of(op)) {
+  case LATCH_OP_TASK_RESHAPE:
+  case LATCH_OP_TASK_TRANSPOSE:
+  case LATCH_OP_TASK_GATHER_ROWS:
+  case LATCH_OP_TASK_SCATTER_ADD_ROWS:
+  case LATCH_OP_TASK_MAP:
+  case LATCH_OP_TASK_GROUPED_MATMUL_WEIGHT_GRAD: return true;
+  default: return false;
+  }
+}
+
 static void note(orphans *o, MlirValue value) {
-  if (!mlirValueIsAOpResult(value))
+  if (!mlirValueIsAOpResult(value) || !in_a_chain(mlirOpResultGetOwner(value)))
     return;
   MlirOperation op = mlirOpResultGetOwner(value);
   for (size_t i = 0; i < o->count; ++i)
