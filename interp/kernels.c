@@ -1169,8 +1169,10 @@ bool latch_kernel_grouped_matmul_weight_grad_concat(const latch_tensor *x, const
                                                     const latch_tensor *dy1, const latch_tensor *ends, latch_tensor *dw,
                                                     char *error, size_t error_size) {
   if (!need_float(dw, "dw", error, error_size) || !need_rank(dw, 3, "dw", error, error_size) ||
-      !need_rank(dy0, 2, "dy0", error, error_size) || !latch_tensor_same_shape(dy0, dy1))
-    return fail(error, error_size, "dw must be [G, K, 2 N] for dy0 and dy1 of one shape [R, N]");
+      !need_rank(dy0, 2, "dy0", error, error_size))
+    return false;
+  if (!latch_tensor_same_shape(dy0, dy1))
+    return fail(error, error_size, "dy1 must have the shape of dy0");
   int64_t n = dy0->shape[1];
   if (!need_dim(dw, 2, 2 * n, "dw", error, error_size))
     return false;

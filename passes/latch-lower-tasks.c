@@ -2869,10 +2869,13 @@ static void gen_grouped_matmul(gen *g, task_io *io, MlirOperation op) {
 }
 
 /* dw[g] = sum over the rows r of group g of x[r]^T dy[r], fp32, increasing r: a tiled product over K x N
- * with r as its reduction. Tiles: (g, 128 x 128 of K x N). */
-static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
-  const tensor_ref *x = &io->in[0], *dy = &io->in[1], *ends = &io->in[2], *dw = &io->out[0];
-  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dy, 1), groups = dim(dw, 0);
+ * with r as its reduction. Tiles: (g, 128 x 128 of K x N). With dy1 (task.grouped_matmul_weight_grad_concat)
+ * dw is [G, K, 2 N], its columns below N from dy0 and the rest from dy1: a tile reads one of the two (N a
+ * multiple of the tile, so that none straddles them), dy1's column j - N read as column j through its
+ * pointer and a base moved back by N. */
+static void weight_grad_tiles(gen *g, const tensor_ref *x, const tensor_ref *dy0, const tensor_ref *dy1,
+                              const tensor_ref *ends, const tensor_ref *dw) {
+  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dw, 2), groups = dim(dw, 0);
   int64_t tile_rows = ceil_div(k, MATMUL_TILE), tile_cols = ceil_div(n, MATMUL_TILE);
   int vt = tiles_begin(g, groups * tile_rows * tile_cols);
   int group = divc(g, vt, tile_rows * tile_cols), rest = remc(g, vt, tile_rows * tile_cols);
@@ -2881,8 +2884,15 @@ static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
   group_rows(g, ends, group, rows, &begin, &end);
   product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, k), .i_stride = 1,
                         .k_stride = k};
-  product_operand pd = {.t = dy, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, n), .i_stride = 1,
-                        .k_stride = n};
+  product_operand pd = {.t = dy0, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, n), .i_stride = 1,
+                        .k_stride = dim(dy0, 1)};
+  tensor_ref either = *dy0;
+  if (dy1) {
+    int second = cmpi(g, "sge", col0, ci64(g, dim(dy0, 1)), "i64");
+    either.ptr = sel(g, second, dy1->ptr, dy0->ptr, "!llvm.ptr<1>");
+    pd.t = &either;
+    pd.base = sel(g, second, ci64(g, -dim(dy0, 1)), pd.base, "i64");
+  }
   int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
   product_zero(g, zero);
   product_accumulate(g, &px, &pd, row0, col0, begin, end, zero, acc);
@@ -2890,37 +2900,19 @@ static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
   loop_end(g);
 }
 
-/* dw[g] = [x^T dy0 | x^T dy1] over the rows of group g: gen_grouped_matmul_weight_grad over dw's 2 N
- * columns, a tile reading dy0 for the columns below N and dy1 for the rest (N a multiple of the tile, so
- * that no tile straddles them). */
+static void gen_grouped_matmul_weight_grad(gen *g, task_io *io) {
+  weight_grad_tiles(g, &io->in[0], &io->in[1], NULL, &io->in[2], &io->out[0]);
+}
+
 static void gen_grouped_matmul_weight_grad_concat(gen *g, task_io *io) {
-  const tensor_ref *x = &io->in[0], *dy0 = &io->in[1], *dy1 = &io->in[2], *ends = &io->in[3], *dw = &io->out[0];
-  int64_t rows = dim(x, 0), k = dim(x, 1), n = dim(dy0, 1), groups = dim(dw, 0);
+  const tensor_ref *dy0 = &io->in[1], *dy1 = &io->in[2];
   _Static_assert(LATCH_CONCAT_HALF_COLUMNS % MATMUL_TILE == 0, "no tile straddles dy0 and dy1");
-  if (n % LATCH_CONCAT_HALF_COLUMNS != 0 || dy0->kind == PLACE_CONST || dy1->kind == PLACE_CONST || dy0->prologue ||
-      dy1->prologue || dy0->dt != dy1->dt || place_aligned(dy0, 16) != place_aligned(dy1, 16)) {
+  if (dim(dy0, 1) % LATCH_CONCAT_HALF_COLUMNS != 0 || dy0->kind == PLACE_CONST || dy1->kind == PLACE_CONST ||
+      dy0->prologue || dy1->prologue || dy0->dt != dy1->dt || place_aligned(dy0, 16) != place_aligned(dy1, 16)) {
     g->failed = true;
     return;
   }
-  int64_t tile_rows = ceil_div(k, MATMUL_TILE), tile_cols = 2 * n / MATMUL_TILE;
-  int vt = tiles_begin(g, groups * tile_rows * tile_cols);
-  int group = divc(g, vt, tile_rows * tile_cols), rest = remc(g, vt, tile_rows * tile_cols);
-  int row0 = mulc(g, divc(g, rest, tile_cols), MATMUL_TILE), col0 = mulc(g, remc(g, rest, tile_cols), MATMUL_TILE);
-  int begin, end;
-  group_rows(g, ends, group, rows, &begin, &end);
-  /* dy1's column j - N is read as column j: its pointer, with the base moved back by N */
-  int second = cmpi(g, "sge", col0, ci64(g, n), "i64");
-  tensor_ref dy = *dy0;
-  dy.ptr = sel(g, second, dy1->ptr, dy0->ptr, "!llvm.ptr<1>");
-  product_operand px = {.t = x, .base = ci64(g, 0), .i_lo = ci64(g, 0), .i_hi = ci64(g, k), .i_stride = 1,
-                        .k_stride = k};
-  product_operand pd = {.t = &dy, .base = sel(g, second, ci64(g, -n), ci64(g, 0), "i64"), .i_lo = ci64(g, 0),
-                        .i_hi = ci64(g, 2 * n), .i_stride = 1, .k_stride = n};
-  int zero[PRODUCT_ACCUMULATORS], acc[PRODUCT_ACCUMULATORS];
-  product_zero(g, zero);
-  product_accumulate(g, &px, &pd, row0, col0, begin, end, zero, acc);
-  product_store(g, &px, &pd, dw, mulc(g, group, k * 2 * n), row0, col0, k, 2 * n, acc);
-  loop_end(g);
+  weight_grad_tiles(g, &io->in[0], dy0, dy1, &io->in[3], &io->out[0]);
 }
 
 /* ---- reductions along an axis ---- */
