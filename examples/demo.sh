@@ -34,7 +34,7 @@ start=$(date +%s.%N)
 "$build/latch-opt" "$out/tinymoe.mlir" --pass-pipeline='builtin.module(latch-compile)' --emit=ptx -o "$out/tinymoe.ptx"
 end=$(date +%s.%N)
 echo "   $out/tinymoe.ptx: $(wc -c < "$out/tinymoe.ptx") bytes of PTX, $(grep -c '^.func\|^.visible .entry\|^.entry' "$out/tinymoe.ptx" || true) functions, compiled in $(awk "BEGIN { printf \"%.1f\", $end - $start }") s"
-echo "   manifest: $(sed -n 's/.*"arena_bytes": \([0-9]*\).*/\1/p' "$out/tinymoe.ptx.manifest.json") arena bytes, $(grep -o '"tiles"' "$out/tinymoe.ptx.manifest.json" | wc -l) intervals"
+echo "   manifest: $(sed -n 's/.*"arena_bytes": \([0-9]*\).*/\1/p' "$out/tinymoe.ptx.manifest.json") arena bytes, $(grep -o '"name": "i[0-9]*\.' "$out/tinymoe.ptx.manifest.json" | wc -l) intervals"
 ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 if [ -x "$ptxas" ]; then
   "$ptxas" -arch=sm_90a -v "$out/tinymoe.ptx" -o "$out/tinymoe.cubin" 2>&1 | grep -m1 'Used' | sed 's/^ptxas info *: /   ptxas sm_90a: /'
