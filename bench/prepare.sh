@@ -4,13 +4,21 @@
 # bench/build-times.json: the wall time of latch-opt (latch-compile to PTX) for TinyMoE at 2x1024 and
 # 32x1024, the "build" figure of the benchmark's Latch rows; and bench/kernels/*.mlir compiled for
 # bench/kernels.py.
-#   bench/prepare.sh [BUILD_DIR]      (default build)
+#   [KEEP=name,name,...] bench/prepare.sh [BUILD_DIR]      (default build)
+# KEEP: keep only these programs of the GPU checks in .bundle/programs (bench/run.sh needs tinymoe-2x1024 and
+# tinymoe-32x1024): the whole set (about 60 MiB) and the tracked tree are more than the 64 MiB a device call
+# carries. The script says how much a call carrying .bundle would send.
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
 make gpu-bundle
 rm -rf .bundle
 cp -r "$build/gpu-bundle" .bundle
+if [ -n "${KEEP:-}" ]; then
+  for dir in .bundle/programs/*/; do
+    case ",$KEEP," in *",$(basename "$dir"),"*) ;; *) rm -rf "$dir" ;; esac
+  done
+fi
 mkdir -p .bundle/bench
 cp bench/ab.sh bench/chain.sh bench/bench.py bench/tinymoe_torch.py bench/latch_init.py bench/run.sh bench/kernels.py bench/compare_traces.py \
    bench/busiest_ctas.py .bundle/bench/
@@ -46,3 +54,5 @@ json.dump(times, open(".bundle/bench/build-times.json", "w"))
 print("bench/prepare.sh: latch-opt build times", times)
 PY
 du -sh .bundle
+carried=$(( $(git ls-files -z | xargs -0 du -cb --apparent-size | tail -1 | cut -f1) + $(du -sb --apparent-size .bundle | cut -f1) ))
+echo "bench/prepare.sh: a call carrying .bundle sends $((carried / 1048576)) MiB of its 64$([ $carried -gt 67108864 ] && echo ': too much, run it with KEEP=tinymoe-2x1024,tinymoe-32x1024 for bench/run.sh')"
