@@ -221,7 +221,11 @@ static bool fold_backward(MlirOperation transpose) {
   if (rank_of(gradient) != 3 || rank_of(dw) != 3 || dim(dw, 2) % LATCH_CONCAT_HALF_COLUMNS != 0 ||
       dim(gradient, 0) != dim(dw, 0) || dim(gradient, 1) != dim(dw, 1) ||
       dim(gradient, 2) != 2 * dim(dw, 2) ||
-      !mlirTypeEqual(mlirShapedTypeGetElementType(mlirValueGetType(gradient)), mlirShapedTypeGetElementType(mlirValueGetType(dw))))
+      !mlirTypeEqual(mlirShapedTypeGetElementType(mlirValueGetType(gradient)), mlirShapedTypeGetElementType(mlirValueGetType(dw))) ||
+      !mlirTypeEqual(mlirValueGetType(dw), mlirValueGetType(latch_grouped_matmul_weight_grad_dw_result(second))))
+    return false;
+  /* the rows of [2, G K, n] must be dw's rows, or the transpose interleaves other blocks than the halves */
+  if (dim(stacked, 1) != dim(dw, 0) * dim(dw, 1) || dim(stacked, 2) != dim(dw, 2))
     return false;
   /* the later of the two weight gradients: every operand of both is defined before it */
   if (!mlirBlockEqual(mlirOperationGetBlock(first), mlirOperationGetBlock(second)))

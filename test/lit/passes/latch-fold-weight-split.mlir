@@ -164,3 +164,37 @@ func.func @not_a_sum(%x: tensor<256x32xbf16>, %da: tensor<256x128xbf16>, %db: te
   %dw = "task.reshape"(%t) : (tensor<128x2x128xf32>) -> tensor<4x32x256xf32>
   return %dw : tensor<4x32x256xf32>
 }
+
+// -----
+
+// Stacked as [2, 64, 256] instead of [2, G K, N] = [2, 128, 128]: the transpose would interleave blocks of 256
+// columns, not the halves, so it stays.
+// CHECK-LABEL: func.func @other_blocks(
+// CHECK-NOT: grouped_matmul_weight_grad_concat
+// CHECK: "task.transpose"
+func.func @other_blocks(%x: tensor<256x32xbf16>, %da: tensor<256x128xbf16>, %db: tensor<256x128xbf16>, %ends: tensor<4xi32>) -> tensor<4x32x256xf32> {
+  %c0 = "task.map"() ({
+    %zero = arith.constant 0 : i32
+    gpu.yield %zero : i32
+  }) {operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : () -> tensor<1xi32>
+  %c1 = "task.map"() ({
+    %one = arith.constant 1 : i32
+    gpu.yield %one : i32
+  }) {operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : () -> tensor<1xi32>
+  %ga = "task.grouped_matmul_weight_grad"(%x, %da, %ends) : (tensor<256x32xbf16>, tensor<256x128xbf16>, tensor<4xi32>) -> tensor<4x32x128xf32>
+  %gb = "task.grouped_matmul_weight_grad"(%x, %db, %ends) : (tensor<256x32xbf16>, tensor<256x128xbf16>, tensor<4xi32>) -> tensor<4x32x128xf32>
+  %ra = "task.reshape"(%ga) : (tensor<4x32x128xf32>) -> tensor<1x16384xf32>
+  %sa = "task.scatter_add_rows"(%ra, %c0) {rows = 2 : i64} : (tensor<1x16384xf32>, tensor<1xi32>) -> tensor<2x16384xf32>
+  %rb = "task.reshape"(%gb) : (tensor<4x32x128xf32>) -> tensor<1x16384xf32>
+  %sb = "task.scatter_add_rows"(%rb, %c1) {rows = 2 : i64} : (tensor<1x16384xf32>, tensor<1xi32>) -> tensor<2x16384xf32>
+  %sum = "task.map"(%sa, %sb) ({
+  ^bb0(%p: f32, %q: f32):
+    %s = arith.addf %p, %q : f32
+    gpu.yield %s : f32
+  }) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : (tensor<2x16384xf32>, tensor<2x16384xf32>) -> tensor<2x16384xf32>
+  %rows = "task.reshape"(%sum) : (tensor<2x16384xf32>) -> tensor<2x64x256xf32>
+  %t = "task.transpose"(%rows) {perm = array<i64: 1, 0, 2>} : (tensor<2x64x256xf32>) -> tensor<64x2x256xf32>
+  %dw = "task.reshape"(%t) : (tensor<64x2x256xf32>) -> tensor<4x32x256xf32>
+  return %dw : tensor<4x32x256xf32>
+}
+
