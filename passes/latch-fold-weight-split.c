@@ -96,7 +96,8 @@ static bool stacked_columns(MlirValue stacked, column_split *split) {
     return false;
   MlirValue swapped = mlirOperationGetOperand(flat, 0);
   MlirOperation transpose = producer_of(swapped, LATCH_OP_TASK_TRANSPOSE);
-  if (mlirOperationIsNull(transpose) || !is_swap_of_first_two(transpose) || rank_of(swapped) != 3)
+  if (mlirOperationIsNull(transpose) || !is_swap_of_first_two(transpose) || rank_of(swapped) != 3 ||
+      dim(stacked, 0) != dim(swapped, 0)) /* a row of `stacked` is one column block */
     return false;
   MlirValue grouped = mlirOperationGetOperand(transpose, 0);
   MlirOperation split_view = producer_of(grouped, LATCH_OP_TASK_RESHAPE);

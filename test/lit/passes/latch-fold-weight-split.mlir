@@ -198,3 +198,23 @@ func.func @other_blocks(%x: tensor<256x32xbf16>, %da: tensor<256x128xbf16>, %db:
   return %dw : tensor<4x32x256xf32>
 }
 
+// -----
+
+// Rows of [4, 8192] are quarters of the column blocks, not halves: the gather stays.
+// CHECK-LABEL: func.func @quarter_rows(
+// CHECK: "task.gather_rows"
+// CHECK-NOT: w_column_offset
+func.func @quarter_rows(%x: tensor<256x32xbf16>, %w: tensor<4x32x256xbf16>, %ends: tensor<4xi32>) -> tensor<256x64xf32> {
+  %r = "task.reshape"(%w) : (tensor<4x32x256xbf16>) -> tensor<128x2x128xbf16>
+  %t = "task.transpose"(%r) {perm = array<i64: 1, 0, 2>} : (tensor<128x2x128xbf16>) -> tensor<2x128x128xbf16>
+  %s = "task.reshape"(%t) : (tensor<2x128x128xbf16>) -> tensor<4x8192xbf16>
+  %c1 = "task.map"() ({
+    %one = arith.constant 1 : i32
+    gpu.yield %one : i32
+  }) {operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0>} : () -> tensor<1xi32>
+  %g = "task.gather_rows"(%s, %c1) : (tensor<4x8192xbf16>, tensor<1xi32>) -> tensor<1x8192xbf16>
+  %h = "task.reshape"(%g) : (tensor<1x8192xbf16>) -> tensor<4x32x64xbf16>
+  %y = "task.grouped_matmul"(%x, %h, %ends) : (tensor<256x32xbf16>, tensor<4x32x64xbf16>, tensor<4xi32>) -> tensor<256x64xf32>
+  return %y : tensor<256x64xf32>
+}
+
