@@ -192,8 +192,9 @@ static bool scattered(MlirValue value, scattered_half *half) {
   return !mlirOperationIsNull(half->weight_grad) && has_one_use(dw);
 }
 
-/* Rule 2 for a task.transpose; returns whether it replaced the gradient. */
-static bool fold_backward(MlirOperation transpose) {
+/* Rule 2 for a task.transpose; returns whether it replaced the gradient, and then in `*view_out` the
+ * reshape that gave the gradient before. */
+static bool fold_backward(MlirOperation transpose, MlirOperation *view_out) {
   if (latch_has_fused_mark(transpose) || !is_swap_of_first_two(transpose))
     return false;
   MlirValue swapped = latch_transpose_y_result(transpose), stacked = latch_transpose_x(transpose);
@@ -248,18 +249,11 @@ static bool fold_backward(MlirOperation transpose) {
     mlirOperationSetAttributeByName(concat, mlirStringRefCreateFromCString("task.phase"), phase);
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(later), later, concat);
   mlirValueReplaceAllUsesOfWith(gradient, mlirOperationGetResult(concat, 0));
+  *view_out = gradient_view;
   return true;
 }
 
-/* The ops a rule may have left without readers (the layout ops, gathers, scatters, sums, weight gradients
- * and index constants it went through), each once; erased once nothing reads them. */
-typedef struct orphans {
-  MlirOperation *ops;
-  size_t count, capacity;
-  bool failed;
-} orphans;
-
-/* Only ops of the kinds the rules go through are noted. */
+/* The kinds of task the rules go through: only those are erased. */
 static bool in_a_chain(MlirOperation op) {
   switch (latch_op_kind_of(op)) {
   case LATCH_OP_TASK_RESHAPE:
@@ -272,96 +266,58 @@ static bool in_a_chain(MlirOperation op) {
   }
 }
 
-static void note(orphans *o, MlirValue value) {
-  if (!mlirValueIsAOpResult(value) || !in_a_chain(mlirOpResultGetOwner(value)))
+/* Erases `op` when nothing reads it, then those of its producers that it leaves without readers, and so on
+ * up the chain (the kinds above take at most LATCH_MAP_MAX_INPUTS operands, a map's limit). */
+static void erase_if_unread(MlirOperation op) {
+  if (!in_a_chain(op))
     return;
-  MlirOperation op = mlirOpResultGetOwner(value);
-  for (size_t i = 0; i < o->count; ++i)
-    if (mlirOperationEqual(o->ops[i], op))
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(op); ++r)
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, r))))
       return;
-  if (o->count == o->capacity) {
-    size_t capacity = o->capacity ? 2 * o->capacity : 32;
-    MlirOperation *grown = realloc(o->ops, capacity * sizeof(MlirOperation));
-    if (!grown) {
-      o->failed = true;
-      return;
-    }
-    o->ops = grown, o->capacity = capacity;
+  MlirOperation producers[LATCH_MAP_MAX_INPUTS];
+  int count = 0;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op) && count < LATCH_MAP_MAX_INPUTS; ++k) {
+    MlirValue operand = mlirOperationGetOperand(op, k);
+    if (!mlirValueIsAOpResult(operand))
+      continue;
+    MlirOperation producer = mlirOpResultGetOwner(operand);
+    bool seen = false; /* each once: the first erase may destroy it */
+    for (int i = 0; i < count; ++i)
+      seen = seen || mlirOperationEqual(producers[i], producer);
+    if (!seen)
+      producers[count++] = producer;
   }
-  o->ops[o->count++] = op;
-}
-
-/* Notes the producers of `op`'s operands, and theirs, down to `depth` levels. */
-static void note_inputs(orphans *o, MlirOperation op, int depth) {
-  for (intptr_t i = 0; depth > 0 && i < mlirOperationGetNumOperands(op); ++i) {
-    MlirValue operand = mlirOperationGetOperand(op, i);
-    note(o, operand);
-    if (mlirValueIsAOpResult(operand))
-      note_inputs(o, mlirOpResultGetOwner(operand), depth - 1);
-  }
-}
-
-static void erase_orphans(orphans *o) {
-  for (bool erased = true; erased;) {
-    erased = false;
-    for (size_t i = 0; i < o->count; ++i) {
-      bool read = false;
-      for (intptr_t r = 0; r < mlirOperationGetNumResults(o->ops[i]); ++r)
-        read = read || !mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(o->ops[i], r)));
-      if (read)
-        continue;
-      mlirOperationDestroy(o->ops[i]);
-      o->ops[i] = o->ops[--o->count];
-      erased = true;
-      --i;
-    }
-  }
+  mlirOperationDestroy(op);
+  for (int i = 0; i < count; ++i)
+    erase_if_unread(producers[i]);
 }
 
 static MlirLogicalResult run(MlirOperation op, const void *options) {
   (void)options;
   MlirContext context = mlirOperationGetContext(op);
-  MlirOperation *gathers, *transposes;
-  size_t gather_count, transpose_count;
-  if (!latch_ops_of_kind(op, LATCH_OP_TASK_GATHER_ROWS, &gathers, &gather_count)) {
-    mlirEmitError(mlirOperationGetLocation(op), "latch-fold-weight-split: out of memory");
-    return mlirLogicalResultFailure();
-  }
-  if (!latch_ops_of_kind(op, LATCH_OP_TASK_TRANSPOSE, &transposes, &transpose_count)) {
+  MlirOperation *gathers = NULL, *transposes = NULL, *unread = NULL;
+  size_t gather_count = 0, transpose_count = 0, unread_count = 0;
+  bool ok = latch_ops_of_kind(op, LATCH_OP_TASK_GATHER_ROWS, &gathers, &gather_count) &&
+            latch_ops_of_kind(op, LATCH_OP_TASK_TRANSPOSE, &transposes, &transpose_count) &&
+            (unread = malloc((gather_count + transpose_count + 1) * sizeof(MlirOperation))) != NULL;
+  if (!ok) {
     free(gathers);
+    free(transposes);
     mlirEmitError(mlirOperationGetLocation(op), "latch-fold-weight-split: out of memory");
     return mlirLogicalResultFailure();
   }
-  /* The chains end at most 6 ops before the op a rule starts from (rule 2: transpose, reshape, map,
-   * scatter, reshape, weight gradient; and the scatter's index). */
-  orphans o = {0};
-  for (size_t i = 0; i < gather_count; ++i) {
-    MlirOperation view;
-    if (fold_forward(context, gathers[i], &view)) {
-      note(&o, mlirOperationGetResult(view, 0));
-      note_inputs(&o, view, 5);
-    }
-  }
-  for (size_t i = 0; i < transpose_count; ++i) {
-    MlirOperation gradient_view = (MlirOperation){NULL};
-    MlirValue swapped = latch_transpose_y_result(transposes[i]);
-    if (has_one_use(swapped))
-      gradient_view = mlirOpOperandGetOwner(mlirValueGetFirstUse(swapped));
-    if (fold_backward(transposes[i])) {
-      note(&o, mlirOperationGetResult(gradient_view, 0));
-      note_inputs(&o, gradient_view, 7);
-    }
-  }
+  /* Every rule first, then the erasing: the lists above hold ops that it destroys. */
+  for (size_t i = 0; i < gather_count; ++i)
+    if (fold_forward(context, gathers[i], &unread[unread_count]))
+      ++unread_count;
+  for (size_t i = 0; i < transpose_count; ++i)
+    if (fold_backward(transposes[i], &unread[unread_count]))
+      ++unread_count;
+  for (size_t i = 0; i < unread_count; ++i)
+    erase_if_unread(unread[i]);
   free(gathers);
   free(transposes);
-  bool failed = o.failed;
-  if (!failed)
-    erase_orphans(&o);
-  free(o.ops);
-  if (failed) {
-    mlirEmitError(mlirOperationGetLocation(op), "latch-fold-weight-split: out of memory");
-    return mlirLogicalResultFailure();
-  }
+  free(unread);
   return mlirLogicalResultSuccess();
 }
 
