@@ -35,5 +35,4 @@ for src in "$base"/bench/kernels/*.mlir; do
 done
 echo "bench/base-bundle.sh: $(git rev-parse --short "$rev") in $out ($(du -sh "$out" | cut -f1))"
 # A device call carries the tracked tree and .bundle, 64 MiB in all: say when the variants outgrow it.
-carried=$(( $(git ls-files -z | xargs -0 du -cb --apparent-size | tail -1 | cut -f1) + $(du -sb --apparent-size .bundle | cut -f1) ))
-echo "bench/base-bundle.sh: a call carrying .bundle sends $((carried / 1048576)) MiB of its 64$([ $carried -gt 67108864 ] && echo ': too much, remove the programs of .bundle/programs that the call does not run')"
+sh bench/carry.sh bench/base-bundle.sh 'remove the programs of .bundle/programs that the call does not run'

@@ -54,5 +54,4 @@ json.dump(times, open(".bundle/bench/build-times.json", "w"))
 print("bench/prepare.sh: latch-opt build times", times)
 PY
 du -sh .bundle
-carried=$(( $(git ls-files -z | xargs -0 du -cb --apparent-size | tail -1 | cut -f1) + $(du -sb --apparent-size .bundle | cut -f1) ))
-echo "bench/prepare.sh: a call carrying .bundle sends $((carried / 1048576)) MiB of its 64$([ $carried -gt 67108864 ] && echo ': too much, run it with KEEP=tinymoe-2x1024,tinymoe-32x1024 for bench/run.sh')"
+sh bench/carry.sh bench/prepare.sh 'run it with KEEP=tinymoe-2x1024,tinymoe-32x1024 for bench/run.sh'
