@@ -3,7 +3,7 @@
 # rmsnorm_grad, on main) and ms-bc (balance by tile cost, on ms-only) against main in one chain (aw-full,
 # AdamW epilogues on ms-bc, was left out after four calls found no machine and a shorter call was safer), their checks, then the benchmark table (main) with the time left. From the
 # bundle's root:
-#   timeout 440 bash .bundle/gpu-next6.sh > $OUT/log 2>&1, carrying .bundle, made on the build machine by
+#   timeout 390 bash .bundle/gpu-next6.sh > $OUT/log 2>&1, carrying .bundle, made on the build machine by
 #   KEEP=tinymoe-2x1024,tinymoe-32x1024 sh bench/prepare.sh           (main: the benchmark's bundle)
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,grouped-epilogues,matmul-epilogues,tinymoe-small \
 #     sh bench/base-bundle.sh ms-only .bundle/ms
@@ -22,7 +22,7 @@ echo "== sanitizers"
 (cd bc/programs/tinymoe-2x1024 && timeout 60 compute-sanitizer --tool memcheck ../../bin/latch-run prog.ptx --steps 1 --init 1 \
    --random-inputs 2 2>&1 | tail -1)
 date -u
-left=$((420 - ($(date +%s) - start)))
+left=$((370 - ($(date +%s) - start)))
 echo "== the benchmark (main), $left s left"
 [ $left -gt 120 ] && timeout $((left - 10)) bench/run.sh --budget-s $((left - 30))
 date -u
