@@ -7,7 +7,9 @@
 # sources and build script (bench/ab.sh builds each bundle's latch-run with the new bundle's script).
 # PROGRAMS (a comma-separated list of test/gpu/programs.txt names, default the two above) compiles others as
 # well, with the revision's checks/ and programs.txt, so that `checks/run_checks.py --only ...` runs in DIR.
-#   [PROGRAMS=a,b,...] bench/base-bundle.sh REV [DIR]
+# PATCHES (patch files, in order) are applied to REV's tree first, with git apply: a side kept as patches
+# in bench/branches, which outlive the session's branches.
+#   [PROGRAMS=a,b,...] [PATCHES='p1 p2 ...'] bench/base-bundle.sh REV [DIR]
 # About 5-10 minutes on the 2-core machine (a full build of REV). Run it after bench/prepare.sh, which
 # empties .bundle.
 set -eu
@@ -17,6 +19,8 @@ out=${2:-.bundle/base}
 work=$(mktemp -d)
 trap 'git worktree remove --force "$work/tree" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 git worktree add --detach "$work/tree" "$rev" >/dev/null
+# shellcheck disable=SC2046 # PATCHES is a list of paths
+[ -z "${PATCHES:-}" ] || git -C "$work/tree" apply $(for p in $PATCHES; do realpath "$p"; done)
 (cd "$work/tree" && make build >/dev/null)
 base=$work/tree
 rm -rf "$out"
@@ -33,6 +37,6 @@ for src in "$base"/bench/kernels/*.mlir; do
   name=$(basename "$src" .mlir)
   "$base/build/latch-opt" "$src" -o "$out/bench/kernels/$name.ptx" --emit=ptx --pass-pipeline='builtin.module(latch-split-attention-grad,latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-verify-arena,latch-lower-tasks,latch-lower-intervals)'
 done
-echo "bench/base-bundle.sh: $(git rev-parse --short "$rev") in $out ($(du -sh "$out" | cut -f1))"
+echo "bench/base-bundle.sh: $(git rev-parse --short "$rev")${PATCHES:+ with $PATCHES} in $out ($(du -sh "$out" | cut -f1))"
 # A device call carries the tracked tree and .bundle, 64 MiB in all: say when the variants outgrow it.
 sh bench/carry.sh bench/base-bundle.sh 'remove the programs of .bundle/programs that the call does not run'

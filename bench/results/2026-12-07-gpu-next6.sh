@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Session thirty-four's call: the branches ms-only (merge-users and epilogues on grouped products and
-# rmsnorm_grad, on main) and ms-bc (balance by tile cost, on ms-only) against main in one chain (aw-full,
-# AdamW epilogues on ms-bc, was left out after four calls found no machine and a shorter call was safer), their checks, then the benchmark table (main) with the time left. From the
-# bundle's root:
-#   timeout 390 bash .bundle/gpu-next6.sh > $OUT/log 2>&1, carrying .bundle, made on the build machine by
+# rmsnorm_grad, on main) and ms-bc (balance by tile cost, on ms-only) against main in one chain, their
+# checks, then the benchmark table (main) with the time left (it found no machine in session thirty-four,
+# which shortened it as its device time ran out; a next session runs it whole). From the bundle's root:
+#   timeout 590 bash .bundle/gpu-next6.sh > $OUT/log 2>&1, carrying .bundle, made on the build machine by
 #   KEEP=tinymoe-2x1024,tinymoe-32x1024 sh bench/prepare.sh           (main: the benchmark's bundle)
-#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,grouped-epilogues,matmul-epilogues,tinymoe-small \
-#     sh bench/base-bundle.sh ms-only .bundle/ms
-#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024 sh bench/base-bundle.sh ms-bc .bundle/bc
-#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024 sh bench/base-bundle.sh aw-full .bundle/aw
+#   b=bench/branches/ms-bc
+#   PATCHES="$b/0001-*.patch" PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,grouped-epilogues,matmul-epilogues,tinymoe-small \
+#     sh bench/base-bundle.sh main .bundle/ms
+#   PATCHES="$(echo $b/*.patch)" PROGRAMS=tinymoe-2x1024,tinymoe-32x1024 sh bench/base-bundle.sh main .bundle/bc
+#   (this session made them from its branches ms-only, ms-bc; the patches give the same PTX)
 #   cp bench/results/2026-12-07-gpu-next6.sh .bundle/gpu-next6.sh
 cd "$(dirname "$0")"
 start=$(date +%s)
@@ -22,7 +23,7 @@ echo "== sanitizers"
 (cd bc/programs/tinymoe-2x1024 && timeout 60 compute-sanitizer --tool memcheck ../../bin/latch-run prog.ptx --steps 1 --init 1 \
    --random-inputs 2 2>&1 | tail -1)
 date -u
-left=$((370 - ($(date +%s) - start)))
+left=$((570 - ($(date +%s) - start)))
 echo "== the benchmark (main), $left s left"
 [ $left -gt 120 ] && timeout $((left - 10)) bench/run.sh --budget-s $((left - 30))
 date -u
