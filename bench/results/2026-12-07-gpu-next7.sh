@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session thirty-four's last try, with 389 s of device time left after twelve starts found no machine: main
+# Session thirty-four's last try, with 389 s of device time left after thirteen starts found no machine: main
 # against ms-bc (the two branches of gpu-next6.sh together), ms-bc's checks, then ms-only against ms-bc at
 # 2x1024 with what is left. Same bundles as bench/results/2026-12-07-gpu-next6.sh; from the bundle's root:
 #   timeout 270 bash .bundle/gpu-next7.sh > $OUT/log 2>&1, carrying .bundle
