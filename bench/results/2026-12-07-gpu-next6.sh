@@ -8,8 +8,8 @@
 #   b=bench/branches/ms-bc
 #   PATCHES="$b/0001-*.patch" PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,grouped-epilogues,matmul-epilogues,tinymoe-small \
 #     sh bench/base-bundle.sh main .bundle/ms
-#   PATCHES="$(echo $b/*.patch)" PROGRAMS=tinymoe-2x1024,tinymoe-32x1024 sh bench/base-bundle.sh main .bundle/bc
-#   (this session made them from its branches ms-only, ms-bc; the patches give the same PTX)
+#   PATCHES="$b/*.patch" PROGRAMS=tinymoe-2x1024,tinymoe-32x1024 sh bench/base-bundle.sh main .bundle/bc
+#   (ms-only is the first patch, ms-bc all of them; the session made the bundles from its branches, of the same PTX)
 #   cp bench/results/2026-12-07-gpu-next6.sh .bundle/gpu-next6.sh
 cd "$(dirname "$0")"
 start=$(date +%s)
