@@ -139,6 +139,9 @@ int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows);
  * columns, each reading dy0 or dy1: N must be a multiple of this so that no tile straddles the two.
  * latch-fold-weight-split makes the op only then. */
 #define LATCH_CONCAT_HALF_COLUMNS 128
+/* The persistent grid the schedule plans for: two CTAs on each of the 132 SMs of an H100 or H200 (the
+ * runtime launches as many as fit; latch-fuse-phases' balance only weighs intervals by it). */
+#define LATCH_GRID_CTAS 264
 /* Row-wise ops with a warp per row (rmsnorm, rmsnorm_grad's dx, cross_entropy and its gradient) take
  * tiles of this many rows: one row per warp, so that even 2048 rows fill the SMs. */
 #define LATCH_WARP_ROW_TILE 8

@@ -57,7 +57,8 @@
  *
  * 4. balance (with merge): tasks that read only program arguments and constants (an update's weight
  *    conversions and splits) have no producer, so merge puts them all in the first interval. Each that
- *    is a group of its own moves to the interval with the fewest tiles (the latest on ties) between its
+ *    is a group of its own moves to the interval that its tiles lengthen least (latch_task_tile_cost_ns:
+ *    an interval takes its longest tile or its work over the grid's CTAs; the latest on ties) between its
  *    merged one and its latest: the interval before the latest of its first reader, the latest levels
  *    being those that keep the schedule's length. The tasks after them are placed as in merge again. So
  *    the weights' conversions fill intervals whose few tiles leave CTAs idle, and their results live
@@ -1056,12 +1057,22 @@ static void keep_before_adamw(const placement *p, const bool *movable, int *late
   }
 }
 
+/* The time an interval would take by latch_task_tile_cost_ns: its longest tile, or its work spread over
+ * the persistent grid's CTAs (LATCH_GRID_CTAS), whichever is longer. */
+static double interval_span_ns(double work, double longest) {
+  double spread = work / LATCH_GRID_CTAS;
+  return spread > longest ? spread : longest;
+}
+
 /* balance (after place_asap): tasks that read only program arguments have no producer, so ASAP puts
  * them all in interval 0 (TinyMoE: every weight's conversion to bf16, 34 tasks, while most later
- * intervals leave CTAs idle). Each moves to the interval with the fewest tiles (the latest on ties, so
- * that its result lives less) from its merged one to its latest: the last interval before its first
- * reader's latest, so that the schedule keeps its length, and before any task.adamw that writes an
- * argument it reads; the tasks after them are then placed ASAP again. */
+ * intervals leave CTAs idle). Each moves to the interval that its tiles lengthen least by
+ * interval_span_ns (the latest on ties, so that its result lives less) from its merged one to its
+ * latest: the last interval before its first reader's latest, so that the schedule keeps its length,
+ * and before any task.adamw that writes an argument it reads; the tasks after them are then placed ASAP
+ * again. Counting tiles instead had put TinyMoE's expert weights' conversions (1024 and 512 tiles of 3 us)
+ * into the routing's intervals of a few short tiles, where they alone set the time, rather than beside
+ * the 64 product tiles of 13 us that leave 200 CTAs idle. */
 static bool balance(placement *p) {
   size_t count = p->schedule.count, n = count ? count : 1;
   int *latest = malloc(n * sizeof(int)), *pinned = malloc(n * sizeof(int)), *members = calloc(n, sizeof(int));
@@ -1070,8 +1081,8 @@ static bool balance(placement *p) {
   for (size_t i = 0; i < count; ++i)
     if (latch_op_is_task(p->schedule.ops[i]) && p->interval[i] > last)
       last = p->interval[i];
-  int64_t *load = calloc((size_t)last + 1, sizeof(int64_t));
-  bool ok = latest && pinned && members && movable && load;
+  double *work = calloc((size_t)last + 1, sizeof(double)), *longest = calloc((size_t)last + 1, sizeof(double));
+  bool ok = latest && pinned && members && movable && work && longest;
   if (!ok) {
     fail(p->schedule.program, "out of memory");
   } else {
@@ -1084,18 +1095,33 @@ static bool balance(placement *p) {
       movable[i] = latch_op_is_task(p->schedule.ops[i]) && reads_only_arguments(p, (long)i, members);
     latest_levels(p, last, latest);
     keep_before_adamw(p, movable, latest);
-    for (size_t i = 0; i < count; ++i)
-      if (latch_op_is_task(p->schedule.ops[i]) && !movable[i])
-        load[p->interval[i]] += task_tiles(p, (long)i);
+    /* Absorbed tasks run inside their anchors' tiles: only the others' tiles count. */
+    for (size_t i = 0; i < count; ++i) {
+      if (!latch_op_is_task(p->schedule.ops[i]) || movable[i] || p->role[i] != ROLE_NONE)
+        continue;
+      double cost = latch_task_tile_cost_ns(p->schedule.ops[i]);
+      work[p->interval[i]] += cost * (double)task_tiles(p, (long)i);
+      if (task_tiles(p, (long)i) > 0 && cost > longest[p->interval[i]])
+        longest[p->interval[i]] = cost;
+    }
     for (size_t i = 0; i < count; ++i) {
       if (!movable[i])
         continue;
+      double cost = latch_task_tile_cost_ns(p->schedule.ops[i]), tiles = (double)task_tiles(p, (long)i);
       int best = p->interval[i];
-      for (int level = p->interval[i]; level <= latest[i]; ++level)
-        if (load[level] <= load[best])
+      double best_added = 0;
+      for (int level = p->interval[i]; level <= latest[i]; ++level) {
+        double added = interval_span_ns(work[level] + cost * tiles, cost > longest[level] ? cost : longest[level]) -
+                       interval_span_ns(work[level], longest[level]);
+        if (level == p->interval[i] || added <= best_added) {
           best = level;
+          best_added = added;
+        }
+      }
       pinned[i] = best;
-      load[best] += task_tiles(p, (long)i);
+      work[best] += cost * tiles;
+      if (tiles > 0 && cost > longest[best])
+        longest[best] = cost;
     }
     ok = place_asap(p, pinned);
   }
@@ -1103,7 +1129,8 @@ static bool balance(placement *p) {
   free(pinned);
   free(members);
   free(movable);
-  free(load);
+  free(work);
+  free(longest);
   return ok;
 }
 
