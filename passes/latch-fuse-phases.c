@@ -1064,6 +1064,13 @@ static double interval_span_ns(double work, double longest) {
   return spread > longest ? spread : longest;
 }
 
+/* Adds `tiles` tiles of `cost` ns each to interval `level`'s work and longest tile. */
+static void add_tiles(double *work, double *longest, int level, double cost, double tiles) {
+  work[level] += cost * tiles;
+  if (tiles > 0 && cost > longest[level])
+    longest[level] = cost;
+}
+
 /* balance (after place_asap): tasks that read only program arguments have no producer, so ASAP puts
  * them all in interval 0 (TinyMoE: every weight's conversion to bf16, 34 tasks, while most later
  * intervals leave CTAs idle). Each moves to the interval that its tiles lengthen least by
@@ -1096,14 +1103,9 @@ static bool balance(placement *p) {
     latest_levels(p, last, latest);
     keep_before_adamw(p, movable, latest);
     /* Absorbed tasks run inside their anchors' tiles: only the others' tiles count. */
-    for (size_t i = 0; i < count; ++i) {
-      if (!latch_op_is_task(p->schedule.ops[i]) || movable[i] || p->role[i] != ROLE_NONE)
-        continue;
-      double cost = latch_task_tile_cost_ns(p->schedule.ops[i]);
-      work[p->interval[i]] += cost * (double)task_tiles(p, (long)i);
-      if (task_tiles(p, (long)i) > 0 && cost > longest[p->interval[i]])
-        longest[p->interval[i]] = cost;
-    }
+    for (size_t i = 0; i < count; ++i)
+      if (latch_op_is_task(p->schedule.ops[i]) && !movable[i] && p->role[i] == ROLE_NONE)
+        add_tiles(work, longest, p->interval[i], latch_task_tile_cost_ns(p->schedule.ops[i]), (double)task_tiles(p, (long)i));
     for (size_t i = 0; i < count; ++i) {
       if (!movable[i])
         continue;
@@ -1119,9 +1121,7 @@ static bool balance(placement *p) {
         }
       }
       pinned[i] = best;
-      work[best] += cost * tiles;
-      if (tiles > 0 && cost > longest[best])
-        longest[best] = cost;
+      add_tiles(work, longest, best, cost, tiles);
     }
     ok = place_asap(p, pinned);
   }
