@@ -123,7 +123,7 @@ static const latch_pass_option fuse_option_table[] = {
      "list-schedule: every task in the earliest interval after its producers'; drop empty intervals",
      offsetof(fuse_options, merge)},
     {"balance", LATCH_OPTION_BOOL, "true",
-     "with merge: tasks that read only program arguments go to the interval with the fewest tiles they may take",
+     "with merge: tasks that read only program arguments go to the interval (of those they may take) their tiles lengthen least",
      offsetof(fuse_options, balance)},
     {"order", LATCH_OPTION_BOOL, "true",
      "the tasks of an interval heaviest tiles first (latch_task_tile_cost_ns), after their producers in it",

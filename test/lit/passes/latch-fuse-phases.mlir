@@ -411,8 +411,8 @@ func.func @reshape_folded(%x0: tensor<32xf32>, %y: tensor<32xf32>) -> tensor<32x
 // KEEP-NEXT: "task.matmul"
 // KEEP: interval.intervals_after = 3 : i64, interval.intervals_before = 6 : i64, sym_name = "absorb"
 // With absorb=false (and no fusion) the weight convert has no producer: ASAP would put it in the first
-// interval; balance puts it in the latest of the intervals with the fewest tiles (1) before its reader,
-// beside the activation's convert.
+// interval; balance puts it in the latest of the intervals before its reader that its tile lengthens
+// least, beside the activation's convert.
 // MERGE-ONLY-LABEL: "interval.program"() ({
 // MERGE-ONLY-NOT: task.fused
 // MERGE-ONLY: "interval.interval"() {name = "i0.matmul"}
@@ -682,7 +682,7 @@ func.func @views(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: tensor<32xf32>) -
 
 // balance keeps a reader of a program argument before the task.adamw that writes it in place: %c may take
 // any interval by its readers (a program result), but interval 2 is the AdamW's, so it goes to 1 (the
-// latest of the intervals with the fewest tiles). With balance=false it stays in interval 0.
+// latest of the intervals that its tile lengthens least). With balance=false it stays in interval 0.
 // CHECK-LABEL: "interval.program"() ({
 // CHECK: "interval.interval"() {name = "i1.softmax+1"}
 // CHECK-NEXT: "task.softmax"
