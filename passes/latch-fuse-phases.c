@@ -1113,8 +1113,8 @@ static bool balance(placement *p) {
       int best = p->interval[i];
       double best_added = 0;
       for (int level = p->interval[i]; level <= latest[i]; ++level) {
-        double added = interval_span_ns(work[level] + cost * tiles, cost > longest[level] ? cost : longest[level]) -
-                       interval_span_ns(work[level], longest[level]);
+        double widest = tiles > 0 && cost > longest[level] ? cost : longest[level];
+        double added = interval_span_ns(work[level] + cost * tiles, widest) - interval_span_ns(work[level], longest[level]);
         if (level == p->interval[i] || added <= best_added) {
           best = level;
           best_added = added;
