@@ -67,6 +67,7 @@ typedef struct lower_options {
   bool table_dispatch;
   bool dataflow;
   bool spread_ctas;
+  bool barrier_red;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -110,6 +111,11 @@ static const latch_pass_option lower_option_table[] = {
      "and a wave of fewer tiles than CTAs runs its tile t first on the CTA of number t, so that it no longer puts "
      "two tiles on one SM while others idle (not with dataflow or table-dispatch)",
      offsetof(lower_options, spread_ctas)},
+    {"barrier-red", LATCH_OPTION_BOOL, "false",
+     "a grid barrier's arrival is one red.release.gpu (inline PTX) and the count that ends it is the barrier's "
+     "number in @latch_main times gridDim.x, known when the kernel is written, instead of a release fence and an "
+     "atomic add whose returned count thread 0 waits for (not with table-dispatch, whose barriers run in a loop)",
+     offsetof(lower_options, barrier_red)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -181,6 +187,7 @@ typedef struct lowerer {
   bool table_dispatch;     /* latch-lower-intervals{table-dispatch} */
   bool dataflow;           /* latch-lower-intervals{dataflow}: dependency waits instead of grid barriers */
   bool spread_ctas;        /* latch-lower-intervals{spread-ctas} (never with dataflow or table dispatch) */
+  bool barrier_red;        /* latch-lower-intervals{barrier-red} (never with table dispatch) */
   /* With dataflow, per wave of the program (interval by interval, wave by wave): the tasks whose tiles
    * must all be done before a CTA starts it, wave_deps[dep_start[g] .. dep_start[g + 1]). */
   int *interval_first_wave; /* the program-wide number of each interval's wave 0 */
@@ -634,6 +641,7 @@ typedef struct writer {
   latch_text *t;
   int next;          /* the next %vN */
   bool spread_ready; /* spread-ctas: @latch_main's %spread is defined (after its first grid barrier) */
+  int barriers;      /* the grid barriers written so far (barrier-red: each runs once, in this order) */
 } writer;
 
 static int fresh(writer *w) { return w->next++; }
@@ -1138,18 +1146,27 @@ static void write_spread_number(writer *w) {
 static void write_barrier(writer *w, const lowerer *l, int interval, int interval_value, bool trace) {
   latch_text *t = w->t;
   int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w);
+  int number = ++w->barriers;
   latch_text_put(t, "    nvvm.barrier0\n");
   latch_text_put(t, "    scf.if %%leader {\n");
   if (trace && interval_value >= 0)
     write_trace_value(w, "      ", "%tracing", interval_value, 1, 1);
   else if (trace)
     write_trace(w, "      ", "%tracing", interval, 1, 1);
-  latch_text_put(t, "      llvm.fence syncscope(\"device\") release\n");
-  latch_text_put(t,
-                 "      %%v%d = llvm.atomicrmw add %%counter, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
-                 old);
-  latch_text_put(t, "      %%v%d = arith.divui %%v%d, %%grid : i32\n", round, old);
-  latch_text_put(t, "      %%v%d = arith.addi %%v%d, %%c1 : i32\n", next, round);
+  if (l->barrier_red) {
+    /* Every CTA runs the same barriers in the same order, so the count that ends barrier n is n gridDim.x
+     * (the runtime zeroes the counter before each update). */
+    latch_text_put(t, "      llvm.inline_asm has_side_effects \"red.release.gpu.global.add.u32 [$0], 1;\", "
+                      "\"l,~{memory}\" %%counter : (!llvm.ptr<1>) -> !llvm.void\n");
+    latch_text_put(t, "      %%v%d = arith.constant %d : i32\n", next, number);
+  } else {
+    latch_text_put(t, "      llvm.fence syncscope(\"device\") release\n");
+    latch_text_put(t,
+                   "      %%v%d = llvm.atomicrmw add %%counter, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",
+                   old);
+    latch_text_put(t, "      %%v%d = arith.divui %%v%d, %%grid : i32\n", round, old);
+    latch_text_put(t, "      %%v%d = arith.addi %%v%d, %%c1 : i32\n", next, round);
+  }
   latch_text_put(t, "      %%v%d = arith.muli %%v%d, %%grid : i32\n", target, next);
   write_spin_until(w, l, "%counter", target);
   bool spread_now = l->spread_ctas && !w->spread_ready;
@@ -1726,7 +1743,7 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text *t) {
-  writer w = {t, 0, false};
+  writer w = {t, 0, false, 0};
   bool counted = any_wave_counted(l);
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   if (d)
@@ -2321,6 +2338,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
     l.sync_words = SPREAD_FIRST_WORD + SPREAD_SM_SLOTS + SPREAD_RANKS;
   /* Table dispatch walks its waves from tables and keeps the grid barriers. */
   l.dataflow = ((const lower_options *)options)->dataflow && !l.table_dispatch;
+  l.barrier_red = ((const lower_options *)options)->barrier_red && !l.table_dispatch;
   if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)
