@@ -3,11 +3,13 @@
 # tiles (the head's 512-tile products and rmsnorm_grad's 576 would take tickets) and from 900 (the grouped
 # products' 641-833 tiles would run round robin) against the default 600, then the benchmark table with
 # the time left; and products split down to 256 deep (LATCH_SPLIT_MIN_DEPTH, bench/results/2026-12-07-split256.patch:
-# the attention's 64-tile products of k = 512 in 2 slices) against main.
+# the attention's 64-tile products of k = 512 in 2 slices) against main; and grid barriers by red.release
+# (latch-lower-intervals{barrier-red=true}) against the default, bits and A/B at both sizes.
 # From the bundle's root: timeout 470 bash .bundle/gpu-cmt.sh (LIMIT_S=S: S seconds in all, SD_ROUNDS=N), carrying .bundle, made by
 #   KEEP=tinymoe-2x1024,tinymoe-32x1024 sh bench/prepare.sh
 #   sh bench/variant.sh cmt500 'latch-lower-intervals{counter-min-tiles=500}'
 #   sh bench/variant.sh cmt900 'latch-lower-intervals{counter-min-tiles=900}'
+#   sh bench/variant.sh red 'latch-lower-intervals{barrier-red=true}'
 #   PATCHES=bench/results/2026-12-07-split256.patch PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,matmul-split-bf16,tinymoe-small \
 #     sh bench/base-bundle.sh HEAD .bundle/sd256
 #   cp bench/results/2026-12-07-gpu-cmt.sh .bundle/gpu-cmt.sh
@@ -19,6 +21,20 @@ echo "== A/B split 256 deep against main, 2x1024 (its 32x1024 PTX is main's)"
 bash bench/ab.sh . sd256 "${SD_ROUNDS:-5}" programs/tinymoe-2x1024/prog.ptx
 echo "== checks (sd256)"
 (cd sd256 && python3 checks/run_checks.py --only matmul-split-bf16,tinymoe-small --checks compare,grad,determinism 2>&1 | grep -v "^PASS" | tail -6)
+echo "== barrier-red: bits after 3 updates at 2x1024, then A/B at both sizes"
+dumps=$(mktemp -d)
+for v in base red; do
+  bin/latch-run programs/tinymoe-2x1024-$v/prog.ptx --steps 3 --init 1 --random-inputs 2 --dump-dir "$dumps/$v" 2>&1 | tail -1
+done
+same=0 differ=0
+for f in "$dumps"/base/*.npy; do
+  if cmp -s "$f" "$dumps/red/$(basename "$f")"; then same=$((same + 1)); else differ=$((differ + 1)); fi
+done
+echo "base -> red: $same identical, $differ differ"
+rm -rf "$dumps"
+bash bench/ab.sh . . 5 programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-red/prog.ptx
+bash bench/ab.sh . . 3 programs/tinymoe-32x1024-base/prog.ptx=programs/tinymoe-32x1024-red/prog.ptx
+date -u
 echo "== A/B counter-min-tiles 500 and 900 against 600, 2x1024"
 bash bench/ab.sh . . 3 programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-cmt500/prog.ptx \
   programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-cmt900/prog.ptx
