@@ -10,6 +10,7 @@
 #   sh bench/variant.sh cmt500 'latch-lower-intervals{counter-min-tiles=500}'
 #   sh bench/variant.sh cmt900 'latch-lower-intervals{counter-min-tiles=900}'
 #   sh bench/variant.sh red 'latch-lower-intervals{barrier-red=true}'
+#   sh bench/variant.sh tt 'latch-lower-intervals{trace-tiles=true}'
 #   PATCHES=bench/results/2026-12-07-split256.patch PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,matmul-split-bf16,tinymoe-small \
 #     sh bench/base-bundle.sh HEAD .bundle/sd256
 #   cp bench/results/2026-12-07-gpu-cmt.sh .bundle/gpu-cmt.sh
@@ -38,6 +39,11 @@ date -u
 echo "== A/B counter-min-tiles 500 and 900 against 600, 2x1024"
 bash bench/ab.sh . . 3 programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-cmt500/prog.ptx \
   programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-cmt900/prog.ptx
+date -u
+echo "== tile records of main with balance, 2x1024 (trace-tiles build: not for timing)"
+bin/latch-run programs/tinymoe-2x1024-tt/prog.ptx --steps 5 --init 1 --random-inputs 2 --trace "$OUT/tt-2x1024.json" \
+  --trace-slowest 30 2>&1 | tail -45
+python3 bench/busiest_ctas.py "$OUT/tt-2x1024.json" --top 12 2>&1 | head -150
 date -u
 left=$((${LIMIT_S:-460} - ($(date +%s) - start)))
 echo "== the benchmark (main), $left s left"
