@@ -7,8 +7,8 @@
 # sources and build script (bench/ab.sh builds each bundle's latch-run with the new bundle's script).
 # PROGRAMS (a comma-separated list of test/gpu/programs.txt names, default the two above) compiles others as
 # well, with the revision's checks/ and programs.txt, so that `checks/run_checks.py --only ...` runs in DIR.
-# PATCHES (patch files, in order) are applied to REV's tree first, with git apply: a side kept as patches
-# in bench/branches, which outlive the session's branches.
+# PATCHES (patch files, in order) are applied to REV's tree first, with git apply: a side kept as patch
+# files (bench/results/*.patch), which outlive the session's branches.
 #   [PROGRAMS=a,b,...] [PATCHES='p1 p2 ...'] bench/base-bundle.sh REV [DIR]
 # About 5-10 minutes on the 2-core machine (a full build of REV). Run it after bench/prepare.sh, which
 # empties .bundle.

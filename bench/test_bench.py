@@ -273,6 +273,23 @@ def test_chain(tmp):
     ok = sum(line.startswith("one -> two: programs/tinymoe-2x1024/prog.ptx") and "new/base 1.000" in line
              for line in lines) == 1
     check("chain.sh: one A/B line per pair", ok, "" if ok else r.stdout + r.stderr)
+    # BUNDLE:VARIANT names programs/tinymoe-SHAPE-VARIANT, bench/variant.sh's layout: two variants of one bundle.
+    variants = os.path.join(tmp, "chain", "three")
+    os.makedirs(os.path.join(variants, "programs"))
+    os.symlink(os.path.join(tmp, "chain", "one", "bin"), os.path.join(variants, "bin"))
+    os.symlink(os.path.join(bundle, "build-latch-run.sh"), os.path.join(variants, "build-latch-run.sh"))
+    for name in ("base", "red"):
+        os.symlink(os.path.join(bundle, "programs", "tinymoe-2x1024"),
+                   os.path.join(variants, "programs", "tinymoe-2x1024-" + name))
+    r = subprocess.run(["bash", "bench/chain.sh", "-s", "2x1024:1", "three:base", "three:red"],
+                       cwd=os.path.join(tmp, "chain"), env=env, capture_output=True, text=True)
+    lines = r.stdout.splitlines()
+    ok = r.returncode == 0 and any(line.startswith("three:base -> three:red: ") and line.endswith(" identical, 0 differ")
+                                   for line in lines)
+    check("chain.sh: two variants of one bundle, bits compared", ok, "" if ok else r.stdout + r.stderr)
+    ab = "three:base -> three:red: programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-red/prog.ptx"
+    ok = sum(line.startswith(ab) and "new/base 1.000" in line for line in lines) == 1
+    check("chain.sh: two variants of one bundle, one A/B line", ok, "" if ok else r.stdout + r.stderr)
     r = subprocess.run(["bash", "bench/chain.sh", "one"], cwd=os.path.join(tmp, "chain"), env=env,
                        capture_output=True, text=True)
     check("chain.sh: a single bundle is refused", r.returncode == 2 and "two bundles" in r.stderr)

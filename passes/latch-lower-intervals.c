@@ -1145,7 +1145,7 @@ static void write_spread_number(writer *w) {
  * when that is >= 0 (table-dispatch). */
 static void write_barrier(writer *w, const lowerer *l, int interval, int interval_value, bool trace) {
   latch_text *t = w->t;
-  int old = fresh(w), round = fresh(w), next = fresh(w), target = fresh(w);
+  int next = fresh(w), target = fresh(w);
   int number = ++w->barriers;
   latch_text_put(t, "    nvvm.barrier0\n");
   latch_text_put(t, "    scf.if %%leader {\n");
@@ -1160,6 +1160,7 @@ static void write_barrier(writer *w, const lowerer *l, int interval, int interva
                       "\"l,~{memory}\" %%counter : (!llvm.ptr<1>) -> !llvm.void\n");
     latch_text_put(t, "      %%v%d = arith.constant %d : i32\n", next, number);
   } else {
+    int old = fresh(w), round = fresh(w);
     latch_text_put(t, "      llvm.fence syncscope(\"device\") release\n");
     latch_text_put(t,
                    "      %%v%d = llvm.atomicrmw add %%counter, %%c1 syncscope(\"device\") monotonic : !llvm.ptr<1>, i32\n",

@@ -23,18 +23,7 @@ bash bench/ab.sh . sd256 "${SD_ROUNDS:-5}" programs/tinymoe-2x1024/prog.ptx
 echo "== checks (sd256)"
 (cd sd256 && python3 checks/run_checks.py --only matmul-split-bf16,tinymoe-small --checks compare,grad,determinism 2>&1 | grep -v "^PASS" | tail -6)
 echo "== barrier-red: bits after 3 updates at 2x1024, then A/B at both sizes"
-dumps=$(mktemp -d)
-for v in base red; do
-  bin/latch-run programs/tinymoe-2x1024-$v/prog.ptx --steps 3 --init 1 --random-inputs 2 --dump-dir "$dumps/$v" 2>&1 | tail -1
-done
-same=0 differ=0
-for f in "$dumps"/base/*.npy; do
-  if cmp -s "$f" "$dumps/red/$(basename "$f")"; then same=$((same + 1)); else differ=$((differ + 1)); fi
-done
-echo "base -> red: $same identical, $differ differ"
-rm -rf "$dumps"
-bash bench/ab.sh . . 5 programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-red/prog.ptx
-bash bench/ab.sh . . 3 programs/tinymoe-32x1024-base/prog.ptx=programs/tinymoe-32x1024-red/prog.ptx
+bash bench/chain.sh -s 2x1024:5,32x1024:3 .:base .:red
 date -u
 echo "== A/B counter-min-tiles 500 and 900 against 600, 2x1024"
 bash bench/ab.sh . . 3 programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-cmt500/prog.ptx \
