@@ -109,6 +109,7 @@ typedef struct fuse_options {
   bool absorb;
   bool merge;
   bool balance;
+  bool place_optimizer;
   bool order;
 } fuse_options;
 
@@ -125,6 +126,10 @@ static const latch_pass_option fuse_option_table[] = {
     {"balance", LATCH_OPTION_BOOL, "true",
      "with merge: tasks that read only program arguments go to the interval (of those they may take) their tiles lengthen least",
      offsetof(fuse_options, balance)},
+    {"place-optimizer", LATCH_OPTION_BOOL, "false",
+     "with balance: each task.adamw moves to the interval, from its merged one to the last, that its tiles lengthen "
+     "least (the earliest on ties)",
+     offsetof(fuse_options, place_optimizer)},
     {"order", LATCH_OPTION_BOOL, "true",
      "the tasks of an interval heaviest tiles first (latch_task_tile_cost_ns), after their producers in it",
      offsetof(fuse_options, order)},
@@ -1071,6 +1076,12 @@ static void add_tiles(double *work, double *longest, int level, double cost, dou
     longest[level] = cost;
 }
 
+/* place-optimizer: a task.adamw that is a group of its own. Nothing in the update reads what it writes
+ * (its p, m and v are program results), so it may run in any interval after its producers'. */
+static bool optimizer_step(const placement *p, long i, const int *members) {
+  return p->group[i] == i && members[i] == 1 && is_kind(p->schedule.ops[i], LATCH_OP_TASK_ADAMW);
+}
+
 /* balance (after place_asap): tasks that read only program arguments have no producer, so ASAP puts
  * them all in interval 0 (TinyMoE: every weight's conversion to bf16, 34 tasks, while most later
  * intervals leave CTAs idle). Each moves to the interval that its tiles lengthen least by
@@ -1080,7 +1091,7 @@ static void add_tiles(double *work, double *longest, int level, double cost, dou
  * again. Counting tiles instead had put TinyMoE's expert weights' conversions (1024 and 512 tiles of 3 us)
  * into the routing's intervals of a few short tiles, where they alone set the time, rather than beside
  * the 64 product tiles of 13 us that leave 200 CTAs idle. */
-static bool balance(placement *p) {
+static bool balance(placement *p, bool place_optimizer) {
   size_t count = p->schedule.count, n = count ? count : 1;
   int *latest = malloc(n * sizeof(int)), *pinned = malloc(n * sizeof(int)), *members = calloc(n, sizeof(int));
   bool *movable = calloc(n, sizeof(bool));
@@ -1089,7 +1100,8 @@ static bool balance(placement *p) {
     if (latch_op_is_task(p->schedule.ops[i]) && p->interval[i] > last)
       last = p->interval[i];
   double *work = calloc((size_t)last + 1, sizeof(double)), *longest = calloc((size_t)last + 1, sizeof(double));
-  bool ok = latest && pinned && members && movable && work && longest;
+  bool *steps = calloc(n, sizeof(bool)); /* place-optimizer's movable task.adamw */
+  bool ok = latest && pinned && members && movable && work && longest && steps;
   if (!ok) {
     fail(p->schedule.program, "out of memory");
   } else {
@@ -1098,16 +1110,20 @@ static bool balance(placement *p) {
       if (latch_op_is_task(p->schedule.ops[i]))
         members[p->group[i]]++;
     }
-    for (size_t i = 0; i < count; ++i)
+    for (size_t i = 0; i < count; ++i) {
       movable[i] = latch_op_is_task(p->schedule.ops[i]) && reads_only_arguments(p, (long)i, members);
+      steps[i] = place_optimizer && latch_op_is_task(p->schedule.ops[i]) && optimizer_step(p, (long)i, members);
+    }
     latest_levels(p, last, latest);
     keep_before_adamw(p, movable, latest);
     /* Absorbed tasks run inside their anchors' tiles: only the others' tiles count. */
-    for (size_t i = 0; i < count; ++i)
-      if (latch_op_is_task(p->schedule.ops[i]) && !movable[i] && p->role[i] == ROLE_NONE)
-        add_tiles(work, longest, p->interval[i], latch_task_tile_cost_ns(p->schedule.ops[i]), (double)task_tiles(p, (long)i));
     for (size_t i = 0; i < count; ++i) {
-      if (!movable[i])
+      MlirOperation op = p->schedule.ops[i];
+      if (latch_op_is_task(op) && !movable[i] && !steps[i] && p->role[i] == ROLE_NONE)
+        add_tiles(work, longest, p->interval[i], latch_task_tile_cost_ns(op), (double)task_tiles(p, (long)i));
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (!movable[i] && !steps[i])
         continue;
       double cost = latch_task_tile_cost_ns(p->schedule.ops[i]), tiles = (double)task_tiles(p, (long)i);
       int best = p->interval[i];
@@ -1115,7 +1131,9 @@ static bool balance(placement *p) {
       for (int level = p->interval[i]; level <= latest[i]; ++level) {
         double widest = tiles > 0 && cost > longest[level] ? cost : longest[level];
         double added = interval_span_ns(work[level] + cost * tiles, widest) - interval_span_ns(work[level], longest[level]);
-        if (level == p->interval[i] || added <= best_added) {
+        /* on ties a conversion takes the latest (its result lives less), an AdamW step the earliest (its
+         * gradient does) */
+        if (level == p->interval[i] || added < best_added || (!steps[i] && added == best_added)) {
           best = level;
           best_added = added;
         }
@@ -1131,6 +1149,7 @@ static bool balance(placement *p) {
   free(movable);
   free(work);
   free(longest);
+  free(steps);
   return ok;
 }
 
@@ -1356,7 +1375,7 @@ static MlirLogicalResult fuse_program(MlirOperation program, const fuse_options 
     honour_prologues(&p, !options->merge);
   if (ok) {
     if (options->merge)
-      ok = place_asap(&p, NULL) && (!options->balance || balance(&p));
+      ok = place_asap(&p, NULL) && (!options->balance || balance(&p, options->place_optimizer));
     else
       place_kept(&p);
   }
