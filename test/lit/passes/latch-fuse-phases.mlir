@@ -19,6 +19,8 @@
 // RUN:   | FileCheck %s --check-prefix=MOE-DEFAULT
 // RUN: latch-gen tinymoe --batch 32 | latch-opt --pass-pipeline='builtin.module(latch-train,latch-form-intervals,latch-fuse-phases)' \
 // RUN:   | FileCheck %s --check-prefix=MOE-DEFAULT
+// RUN: latch-gen tinymoe | latch-opt --pass-pipeline='builtin.module(latch-train,latch-form-intervals,latch-fuse-phases{place-optimizer=true})' \
+// RUN:   | FileCheck %s --check-prefix=PLACE
 // latch-fuse-phases makes the intervals of an interval.program fewer and fuller with the same results:
 // map/convert chains become one map (fuse-maps), elementwise work next to a matmul or norm runs inside
 // its tiles (absorb: task.fused), and every task moves to the earliest interval after its producers'
@@ -32,6 +34,13 @@
 // MOE: task.fused = "epilogue"
 // MOE: interval.intervals_after = 54 : i64, interval.intervals_before = 154 : i64, sym_name = "tinymoe_update"
 // MOE-DEFAULT: interval.intervals_after = 177 : i64, interval.intervals_before = 579 : i64, sym_name = "tinymoe_update"
+// place-optimizer: an AdamW step goes to the interval that its tiles lengthen least, from its merged one on:
+// the last layer's expert weights' (4096 tiles), merged beside their gradient's maps, run beside the
+// layer's attention gradient, whose 512 tiles leave CTAs idle at the end; the update keeps its intervals.
+// PLACE: "interval.interval"() {name = "i104.attention_grad+2"}
+// PLACE-NOT: "interval.barrier"
+// PLACE: "task.adamw"({{.*}}tiles = 4096 : i64
+// PLACE: interval.intervals_after = 177 : i64
 // A second run finds nothing more to do (its task.fused marks are found again).
 // MOE-TWICE: interval.intervals_after = 54 : i64, interval.intervals_before = 54 : i64, sym_name = "tinymoe_update"
 
