@@ -63,6 +63,11 @@
  *    being those that keep the schedule's length. The tasks after them are placed as in merge again. So
  *    the weights' conversions fill intervals whose few tiles leave CTAs idle, and their results live
  *    from just before their readers.
+ *    With place-optimizer, each task.adamw that is a group of its own moves the same way, from its merged
+ *    interval to the last (nothing in the update reads what it writes), the earliest on ties (its
+ *    gradient lives less): TinyMoE's expert weights' steps leave the memory-bound intervals beside their
+ *    gradients' maps for those of the 64-tile products and the attention gradient, whose tiles leave CTAs
+ *    idle.
  *
  * 5. order: the tasks of each interval heaviest tiles first (latch_task_tile_cost_ns), each after the
  *    tasks of its interval that it reads; the interval keeps the name of its program order. The
