@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Session thirty-six's second call: latch-fuse-phases{place-optimizer} (each task.adamw in the interval that its
 # tiles lengthen least by the balance step's span model, the earliest on ties) against main: bits after 3
-# updates and A/B at both sizes, a trace at 2x1024, tinymoe-small's checks with it on by default (pl/); then,
+# updates and A/B at both sizes, a trace at 2x1024, tinymoe-small's checks with it on by default (pl/), the
+# tile records of main at 2x1024 where the bundle has the tt variant (per-tile times of the products); then,
 # only where it was faster at both sizes, the benchmark table with it on by default (pl's programs in
 # place of main's); else it ends there.
 # From the bundle's root: timeout 560 bash .bundle/gpu-pl.sh (SHAPES=2x1024:5,32x1024:2 and LIMIT_S=S for a short call), carrying .bundle, made by
@@ -9,6 +10,7 @@
 #   sh bench/variant.sh pl 'latch-fuse-phases{place-optimizer=true}'
 #   PATCHES=bench/results/2026-12-07-place-optimizer-on.patch PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small \
 #     sh bench/base-bundle.sh HEAD .bundle/pl
+#   sh bench/variant.sh tt 'latch-lower-intervals{trace-tiles=true}'   (optional: the tile records of main)
 #   cp bench/results/2026-12-07-gpu-pl.sh .bundle/gpu-pl.sh
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
@@ -21,6 +23,13 @@ bin/latch-run programs/tinymoe-2x1024-pl/prog.ptx --steps 5 --init 1 --random-in
 echo "== checks (pl: place-optimizer on by default)"
 (cd pl && python3 checks/run_checks.py --only tinymoe-small --checks compare,grad,loss100,determinism 2>&1 | grep -v "^PASS" | tail -6)
 date -u
+if [ -d programs/tinymoe-2x1024-tt ]; then
+  echo "== tile records of main, 2x1024 (trace-tiles build: not for timing)"
+  bin/latch-run programs/tinymoe-2x1024-tt/prog.ptx --steps 5 --init 1 --random-inputs 2 --trace "$OUT/tt-2x1024.json" \
+    --trace-slowest 30 2>&1 | tail -45
+  python3 bench/busiest_ctas.py "$OUT/tt-2x1024.json" --top 12 2>&1 | head -150
+  date -u
+fi
 faster=$(grep -c "new/base 0\." "$OUT/chain.txt")
 if [ "$faster" -ge 2 ]; then
   echo "== faster at both sizes: the table with place-optimizer on (pl's programs)"
