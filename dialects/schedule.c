@@ -312,12 +312,35 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   return latch_task_bytes(task) / tiles / BYTES_PER_NS;
 }
 
+bool latch_adamw_tile_range(MlirOperation adamw, int64_t *first, int64_t *count) {
+  int64_t all = ceil_div(latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(adamw, 0))), LATCH_ADAMW_TILE);
+  *first = 0;
+  *count = all;
+  intptr_t size = latch_attr_i64_array_size(adamw, "tile_range");
+  if (size < 0)
+    return true;
+  if (size != 2)
+    return false;
+  int64_t f = latch_attr_i64_array_get(adamw, "tile_range", 0), c = latch_attr_i64_array_get(adamw, "tile_range", 1);
+  if (f < 0 || c < 1 || f > all || c > all - f)
+    return false;
+  *first = f;
+  *count = c;
+  return true;
+}
+
 double latch_task_bytes(MlirOperation task) {
   double bytes = 0;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(task); ++i)
     bytes += tensor_bytes(mlirOperationGetOperand(task, i));
   for (intptr_t i = 0; i < mlirOperationGetNumResults(task); ++i)
     bytes += tensor_bytes(mlirOperationGetResult(task, i));
+  if (latch_op_kind_of(task) == LATCH_OP_TASK_ADAMW) { /* a range of its tiles moves their share */
+    int64_t first, count, all = ceil_div(latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(task, 0))),
+                                         LATCH_ADAMW_TILE);
+    if (latch_adamw_tile_range(task, &first, &count) && all > 0)
+      bytes *= (double)count / (double)all;
+  }
   return bytes;
 }
 
@@ -453,9 +476,11 @@ int64_t latch_task_tile_count(MlirOperation task) {
   case LATCH_OP_TASK_GATHER_ROWS:
     tiles = ceil_div(latch_type_element_count(out), latch_elementwise_tile(latch_type_element_count(out)));
     break;
-  case LATCH_OP_TASK_ADAMW:
-    tiles = ceil_div(latch_type_element_count(out), LATCH_ADAMW_TILE);
+  case LATCH_OP_TASK_ADAMW: {
+    int64_t first;
+    latch_adamw_tile_range(task, &first, &tiles);
     break;
+  }
   case LATCH_OP_TASK_SCATTER_ADD_ROWS:
     if (rows(mlirValueGetType(mlirOperationGetOperand(task, 0))) <= LATCH_SCATTER_ELEMENTWISE_SOURCES)
       tiles = ceil_div(latch_type_element_count(out), latch_elementwise_tile(latch_type_element_count(out)));

@@ -839,10 +839,13 @@ static bool run_kernel(MlirOperation op, latch_op_kind kind, latch_tensor **in, 
   }
   case LATCH_OP_TASK_CONVERT: ok = latch_kernel_convert(in[0], out[0], error, sizeof(error)); break;
   case LATCH_OP_TASK_ADAMW: {
+    int64_t first, count;
+    if (!latch_adamw_tile_range(op, &first, &count))
+      return op_error(op, "tile_range must be [first, count] of the task's %d-element tiles", LATCH_ADAMW_TILE);
     latch_adamw_config config = {latch_adamw_lr(op), latch_adamw_beta1(op), latch_adamw_beta2(op),
                                  latch_adamw_eps(op), latch_adamw_weight_decay(op)};
-    ok = latch_kernel_adamw(in[0], in[1], in[2], in[3], in[4], &config, out[0], out[1], out[2], error,
-                            sizeof(error));
+    ok = latch_kernel_adamw(in[0], in[1], in[2], in[3], in[4], &config, first * LATCH_ADAMW_TILE,
+                            (first + count) * LATCH_ADAMW_TILE, out[0], out[1], out[2], error, sizeof(error));
     break;
   }
   case LATCH_OP_TASK_REDUCE_GRAD: {

@@ -708,8 +708,8 @@ bool latch_kernel_convert(const latch_tensor *x, latch_tensor *y, char *error, s
 
 bool latch_kernel_adamw(const latch_tensor *p, const latch_tensor *g, const latch_tensor *m,
                         const latch_tensor *v, const latch_tensor *step, const latch_adamw_config *config,
-                        latch_tensor *p_out, latch_tensor *m_out, latch_tensor *v_out, char *error,
-                        size_t error_size) {
+                        int64_t first, int64_t last, latch_tensor *p_out, latch_tensor *m_out, latch_tensor *v_out,
+                        char *error, size_t error_size) {
   const latch_tensor *all[6] = {p, g, m, p_out, m_out, v_out};
   static const char *const names[6] = {"p", "g", "m", "p'", "m'", "v'"};
   for (int i = 0; i < 6; ++i)
@@ -723,7 +723,15 @@ bool latch_kernel_adamw(const latch_tensor *p, const latch_tensor *g, const latc
     return fail(error, error_size, "step t = %g must be at least 1", t);
   double b1 = config->beta1, b2 = config->beta2;
   double correction1 = 1.0 - pow(b1, t), correction2 = 1.0 - pow(b2, t);
+  first = first > 0 ? first : 0;
+  last = last < p->count ? last : p->count;
   for (int64_t i = 0; i < p->count; ++i) {
+    if (i < first || i >= last) { /* outside its tile range: passed through */
+      p_out->f[i] = p->f[i];
+      m_out->f[i] = m->f[i];
+      v_out->f[i] = v->f[i];
+      continue;
+    }
     double gi = g->f[i];
     double mi = b1 * m->f[i] + (1.0 - b1) * gi;
     double vi = b2 * v->f[i] + (1.0 - b2) * gi * gi;

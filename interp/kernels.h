@@ -73,10 +73,11 @@ bool latch_kernel_transpose(const latch_tensor *x, const int64_t *perm, int64_t 
 /* float -> int truncates toward zero and saturates at the i32 range (NaN gives 0), as the GPU does;
  * float -> float keeps the value (rounding to the new dtype is the op boundary's business). */
 bool latch_kernel_convert(const latch_tensor *x, latch_tensor *y, char *error, size_t error_size);
+/* Updates elements [first, last) (clamped to the tensors); the others of p, m and v pass through. */
 bool latch_kernel_adamw(const latch_tensor *p, const latch_tensor *g, const latch_tensor *m,
                         const latch_tensor *v, const latch_tensor *step, const latch_adamw_config *config,
-                        latch_tensor *p_out, latch_tensor *m_out, latch_tensor *v_out, char *error,
-                        size_t error_size);
+                        int64_t first, int64_t last, latch_tensor *p_out, latch_tensor *m_out, latch_tensor *v_out,
+                        char *error, size_t error_size);
 
 /* Backward ops (docs/task-dialect.md, "Backward ops"). */
 bool latch_kernel_reduce_grad(const latch_tensor *x, const latch_tensor *dy, int64_t axis, latch_reduction kind,

@@ -2101,7 +2101,8 @@ static int64_t arena_offset(const lowerer *l, MlirValue value) {
 }
 
 /* The program argument that result `value` is stored in: itself, or the p, m or v operand that a
- * task.adamw result is written over. -1 when neither. */
+ * task.adamw result is written over (through a chain of steps over tile ranges, each written over the
+ * last one's result). -1 when neither. */
 static intptr_t alias_arg(const lowerer *l, MlirValue value) {
   if (!mlirValueIsAOpResult(value)) {
     return mlirBlockEqual(mlirBlockArgumentGetOwner(value), l->schedule.body) ? mlirBlockArgumentGetArgNumber(value)
@@ -2114,10 +2115,7 @@ static intptr_t alias_arg(const lowerer *l, MlirValue value) {
   intptr_t result = mlirOpResultGetResultNumber(value);
   if (result < 0 || result > 2)
     return -1;
-  MlirValue target = mlirOperationGetOperand(def, written_over[result]);
-  if (mlirValueIsAOpResult(target) || !mlirBlockEqual(mlirBlockArgumentGetOwner(target), l->schedule.body))
-    return -1;
-  return mlirBlockArgumentGetArgNumber(target);
+  return alias_arg(l, mlirOperationGetOperand(def, written_over[result]));
 }
 
 static void put_result(lowerer *l, latch_text *t, MlirOperation yield, intptr_t r, int64_t arena_bytes) {

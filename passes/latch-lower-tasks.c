@@ -1734,7 +1734,15 @@ static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
   int corrections[2] = {-1, -1};
   adamw_context a = {.lr = latch_adamw_lr(op), .b1 = latch_adamw_beta1(op), .b2 = latch_adamw_beta2(op),
                      .eps = latch_adamw_eps(op), .wd = latch_adamw_weight_decay(op), .corrections = corrections};
-  int64_t n = io->in[0].elements;
+  /* A step over a range of its tiles (tile_range) runs tiles first .. first + count - 1 of the whole
+   * tensor's and writes no other element (they pass through in place). */
+  int64_t first, count, n = io->in[0].elements;
+  latch_adamw_tile_range(op, &first, &count); /* latch-verify checked the range */
+  int whole_tile = g->tile;
+  if (first > 0)
+    g->tile = addc(g, g->tile, first);
+  if ((first + count) * LATCH_ADAMW_TILE < n)
+    n = (first + count) * LATCH_ADAMW_TILE;
   if (elementwise_vectors_fit(g, io, 4, n)) {
     bool evict_first = g->evict_first;
     g->evict_first = evict_first || g->l->adamw_evict_first;
@@ -1743,6 +1751,7 @@ static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
   } else {
     elementwise_tiles(g, io, &a, n, LATCH_ADAMW_TILE, 4, adamw_load, adamw_prepare, adamw_finish);
   }
+  g->tile = whole_tile;
 }
 
 /* ---- the tiled product: 128 x 128 outputs per tile, staged through shared memory ----

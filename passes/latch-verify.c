@@ -15,6 +15,7 @@
 #include "mlir-c/Diagnostics.h"
 
 #include "../dialects/ops.h"
+#include "../dialects/schedule.h"
 #include "pass.h"
 
 typedef struct verifier {
@@ -975,7 +976,20 @@ static void verify_transpose(verifier *v, MlirOperation op) {
   expect_shape(v, op, latch_transpose_y_result(op), "y", rank, transpose_y_dim, "the dims of 'x' in 'perm' order");
 }
 
+/* tile_range (optional): [first, count] of the step's LATCH_ADAMW_TILE-element tiles (latch-split-optimizer). */
+static void verify_adamw(verifier *v, MlirOperation op) {
+  int64_t first, count;
+  if (!latch_adamw_tile_range(op, &first, &count)) {
+    MlirAttribute range = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("tile_range"));
+    report(v, op, "attribute 'tile_range' must be [first, count] of the %lld tiles of %d elements of 'p', got %s",
+           (long long)((latch_type_element_count(type_of(mlirOperationGetOperand(op, 0))) + LATCH_ADAMW_TILE - 1) /
+                       LATCH_ADAMW_TILE),
+           LATCH_ADAMW_TILE, attr_text(range).s);
+  }
+}
+
 static void (*const op_rules[LATCH_OP_COUNT])(verifier *, MlirOperation) = {
+    [LATCH_OP_TASK_ADAMW] = verify_adamw,
     [LATCH_OP_TASK_MATMUL] = verify_matmul,       [LATCH_OP_TASK_MAP] = verify_map,
     [LATCH_OP_TASK_GROUPED_MATMUL] = verify_grouped_matmul,
     [LATCH_OP_TASK_REDUCE] = verify_reduce,       [LATCH_OP_TASK_EMBEDDING] = verify_embedding,
