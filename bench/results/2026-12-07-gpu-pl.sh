@@ -4,19 +4,27 @@
 # updates and A/B at both sizes, a trace at 2x1024, tinymoe-small's checks with it on by default (pl/), the
 # tile records of main at 2x1024 where the bundle has the tt variant (per-tile times of the products); then,
 # only where it was faster at both sizes, the benchmark table with it on by default (pl's programs in
-# place of main's); else it ends there.
+# place of main's); else it ends there. Where the bundle has the so variant (latch-split-optimizer after
+# latch-fuse-phases: AdamW steps cut into tile ranges that fill idle CTAs), its bits and A/B against main come
+# right after pl's.
 # From the bundle's root: timeout 560 bash .bundle/gpu-pl.sh (SHAPES=2x1024:5,32x1024:2 and LIMIT_S=S for a short call), carrying .bundle, made by
 #   KEEP=tinymoe-2x1024,tinymoe-32x1024 sh bench/prepare.sh
 #   sh bench/variant.sh pl 'latch-fuse-phases{place-optimizer=true}'
 #   PATCHES=bench/results/2026-12-07-place-optimizer-on.patch PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small \
 #     sh bench/base-bundle.sh HEAD .bundle/pl
 #   sh bench/variant.sh tt 'latch-lower-intervals{trace-tiles=true}'   (optional: the tile records of main)
+#   sh bench/variant.sh so 'latch-fuse-phases,latch-split-optimizer'   (optional: AdamW steps in tile ranges)
 #   cp bench/results/2026-12-07-gpu-pl.sh .bundle/gpu-pl.sh
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 sh build-latch-run.sh . >/dev/null
 bash bench/chain.sh -s "${SHAPES:-2x1024:5,32x1024:3}" .:base .:pl | tee "$OUT/chain.txt"
+if [ -d programs/tinymoe-2x1024-so ]; then
+  bash bench/chain.sh -s "${SHAPES:-2x1024:5,32x1024:3}" .:base .:so
+  bin/latch-run programs/tinymoe-2x1024-so/prog.ptx --steps 5 --init 1 --random-inputs 2 \
+    --trace "$OUT/trace-so.json" 2>&1 | grep -iE "median|wait" | head -3
+fi
 echo "== trace 2x1024 (pl)"
 bin/latch-run programs/tinymoe-2x1024-pl/prog.ptx --steps 5 --init 1 --random-inputs 2 \
   --trace "$OUT/trace-pl.json" 2>&1 | grep -iE "median|wait" | head -3
