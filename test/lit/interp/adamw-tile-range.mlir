@@ -7,10 +7,13 @@
 // RUN: cmp %t/whole/result2.npy %t/parts/result2.npy
 // RUN: not cmp -s %t/whole/result0.npy %t/outside/result0.npy
 // RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify)' 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not latch-interp %s --entry beyond --random-inputs 1 --output-dir %t/beyond 2>&1 | FileCheck %s --check-prefix=RUNERR
 // A task.adamw with `tile_range = [first, count]` updates the elements of those tiles of 2048 and passes
 // the others of p, m and v through (latch-split-optimizer chains such parts, each reading the one
 // before's results): three parts of one tile each give bitwise the whole step's p, m and v, here over
-// 5000 elements (the last tile partial); a range that skips a tile leaves it as it was.
+// 5000 elements (the last tile partial); a range that skips a tile leaves it as it was. A range past the
+// tiles is an error for latch-verify and for latch-interp alike.
+// RUNERR: error: 'task.adamw' tile_range must be [first, count] of the task's 2048-element tiles
 func.func @whole(%p: tensor<5000xf32>, %g: tensor<5000xf32>, %m: tensor<5000xf32>, %v: tensor<5000xf32>)
     -> (tensor<5000xf32>, tensor<5000xf32>, tensor<5000xf32>) {
   %t = arith.constant dense<3> : tensor<i32>
