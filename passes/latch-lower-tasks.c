@@ -1737,7 +1737,8 @@ static void gen_adamw(gen *g, task_io *io, MlirOperation op) {
   /* A step over a range of its tiles (tile_range) runs tiles first .. first + count - 1 of the whole
    * tensor's and writes no other element (they pass through in place). */
   int64_t first, count, n = io->in[0].elements;
-  latch_adamw_tile_range(op, &first, &count); /* latch-verify checked the range */
+  if (!latch_adamw_tile_range(op, &first, &count))
+    report(g->l, op, "task.adamw's tile_range must be [first, count] of its %d-element tiles", LATCH_ADAMW_TILE);
   int whole_tile = g->tile;
   if (first > 0)
     g->tile = addc(g, g->tile, first);

@@ -1,5 +1,7 @@
-// RUN: latch-opt %s --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' \
+// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-verify,latch-form-intervals,latch-plan-arena,latch-lower-tasks)' 2>/dev/null \
 // RUN:   | FileCheck %s
+// RUN: not latch-opt %s --split-input-file --pass-pipeline='builtin.module(latch-form-intervals,latch-plan-arena,latch-lower-tasks)' 2>&1 >/dev/null \
+// RUN:   | FileCheck %s --check-prefix=ERR
 // latch-lower-tasks on AdamW steps over tile ranges (tile_range, latch-split-optimizer): the part over tiles
 // 1 .. 3 of 8192 elements runs its tile t as the whole step's tile t + 1 (vector units of 4: 512 a tile, up
 // to the range's end), the part over tile 0 as tile 0; both write over the program's p, m and v (the second
@@ -31,4 +33,23 @@ func.func @parts(
       : (tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>, tensor<f32>)
       -> (tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>)
   return %p2, %m2, %v2 : tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>
+}
+
+// -----
+
+// A range past the step's tiles is an error (without latch-verify too).
+// ERR: [[@LINE+8]]:{{[0-9]+}}: error: latch-lower-tasks: task.adamw's tile_range must be [first, count] of its 2048-element tiles
+func.func @beyond(
+    %p: tensor<8192xf32> {task.name = "p"},
+    %g: tensor<8192xf32> {task.name = "g"},
+    %m: tensor<8192xf32> {task.name = "m"},
+    %v: tensor<8192xf32> {task.name = "v"},
+    %t: tensor<f32> {task.name = "t"})
+    -> (tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>) {
+  %p1, %m1, %v1 = "task.adamw"(%p, %g, %m, %v, %t)
+      {lr = 1.0e-2 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, eps = 1.0e-8 : f64, weight_decay = 0.1 : f64,
+       tile_range = array<i64: 3, 2>}
+      : (tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>, tensor<f32>)
+      -> (tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>)
+  return %p1, %m1, %v1 : tensor<8192xf32>, tensor<8192xf32>, tensor<8192xf32>
 }
