@@ -312,8 +312,13 @@ double latch_task_tile_cost_ns(MlirOperation task) {
   return latch_task_bytes(task) / tiles / BYTES_PER_NS;
 }
 
+/* The tiles of a whole AdamW step: its p's elements in tiles of LATCH_ADAMW_TILE. */
+static int64_t adamw_whole_tiles(MlirOperation adamw) {
+  return ceil_div(latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(adamw, 0))), LATCH_ADAMW_TILE);
+}
+
 bool latch_adamw_tile_range(MlirOperation adamw, int64_t *first, int64_t *count) {
-  int64_t all = ceil_div(latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(adamw, 0))), LATCH_ADAMW_TILE);
+  int64_t all = adamw_whole_tiles(adamw);
   *first = 0;
   *count = all;
   intptr_t size = latch_attr_i64_array_size(adamw, "tile_range");
@@ -336,8 +341,7 @@ double latch_task_bytes(MlirOperation task) {
   for (intptr_t i = 0; i < mlirOperationGetNumResults(task); ++i)
     bytes += tensor_bytes(mlirOperationGetResult(task, i));
   if (latch_op_kind_of(task) == LATCH_OP_TASK_ADAMW) { /* a range of its tiles moves their share */
-    int64_t first, count, all = ceil_div(latch_type_element_count(mlirValueGetType(mlirOperationGetOperand(task, 0))),
-                                         LATCH_ADAMW_TILE);
+    int64_t first, count, all = adamw_whole_tiles(task);
     if (latch_adamw_tile_range(task, &first, &count) && all > 0)
       bytes *= (double)count / (double)all;
   }
