@@ -161,8 +161,8 @@ int64_t latch_elementwise_tile(int64_t elements);
 #define LATCH_ADAMW_TILE 2048
 /* A task.adamw may update only a range of its tiles, `tile_range = array<i64: first, count>`
  * (latch-split-optimizer), passing the other elements of p, m and v through: the first tile and the
- * count it runs (absent: 0 and all its tiles), and whether the attribute, when present, names tiles of
- * the task (count >= 1, first >= 0, first + count at most its tiles). */
+ * count it runs (absent, or not naming tiles of the task: 0 and all its tiles), and whether the attribute,
+ * when present, names tiles of the task (count >= 1, first >= 0, first + count at most its tiles). */
 bool latch_adamw_tile_range(MlirOperation adamw, int64_t *first, int64_t *count);
 
 /* The number of tiles a task splits into, from its shape (the documented rule in docs/dialects.md). */

@@ -978,13 +978,11 @@ static void verify_transpose(verifier *v, MlirOperation op) {
 
 /* tile_range (optional): [first, count] of the step's LATCH_ADAMW_TILE-element tiles (latch-split-optimizer). */
 static void verify_adamw(verifier *v, MlirOperation op) {
-  int64_t first, count;
+  int64_t first, count; /* on failure: 0 and the whole step's tiles */
   if (!latch_adamw_tile_range(op, &first, &count)) {
     MlirAttribute range = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("tile_range"));
     report(v, op, "attribute 'tile_range' must be [first, count] of the %lld tiles of %d elements of 'p', got %s",
-           (long long)((latch_type_element_count(type_of(mlirOperationGetOperand(op, 0))) + LATCH_ADAMW_TILE - 1) /
-                       LATCH_ADAMW_TILE),
-           LATCH_ADAMW_TILE, attr_text(range).s);
+           (long long)count, LATCH_ADAMW_TILE, attr_text(range).s);
   }
 }
 
