@@ -288,6 +288,10 @@ static inline int64_t latch_transpose_perm_at(MlirOperation op, intptr_t index) 
   return latch_attr_i64_array_get(op, "perm", index);
 }
 
+/* The operand that result `result` (0 p', 1 m', 2 v') of a task.adamw is written over in place: p, m, v
+ * (operands 0, 2, 3; docs/device-abi.md). */
+static inline intptr_t latch_adamw_written_over(intptr_t result) { return result == 0 ? 0 : result + 1; }
+
 /* The scalar body of a task.map: its single block (NULL block if the region is empty). */
 static inline MlirBlock latch_map_body(MlirOperation op) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));

@@ -334,6 +334,17 @@ bool latch_adamw_tile_range(MlirOperation adamw, int64_t *first, int64_t *count)
   return true;
 }
 
+double latch_interval_span_ns(double work, double longest) {
+  double spread = work / LATCH_GRID_CTAS;
+  return spread > longest ? spread : longest;
+}
+
+void latch_interval_add_tiles(double *work, double *longest, double cost, double tiles) {
+  *work += cost * tiles;
+  if (tiles > 0 && cost > *longest)
+    *longest = cost;
+}
+
 double latch_task_bytes(MlirOperation task) {
   double bytes = 0;
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(task); ++i)

@@ -175,6 +175,11 @@ int64_t latch_task_tile_count(MlirOperation task);
  * 0.4 TFLOP/s (a 64-row tile of the T = 1024 gradient, 43 us); every other task moves its operands' and
  * results' bytes at 15 GB/s (an AdamW tile of 8192 elements, 229 KB, 17 us). Only a ranking: latch-fuse-phases{order} starts an interval's heaviest tiles first. */
 double latch_task_tile_cost_ns(MlirOperation task);
+/* An interval's time by that cost: its longest tile, or its work (tile costs summed) spread over the
+ * persistent grid's CTAs (LATCH_GRID_CTAS), whichever is longer; and the sums that `tiles` more tiles of
+ * `cost` ns each make (latch-fuse-phases{balance}, latch-split-optimizer). */
+double latch_interval_span_ns(double work, double longest);
+void latch_interval_add_tiles(double *work, double *longest, double cost, double tiles);
 /* The bytes of a task's tensor operands and results (each counted once: what it moves at least), and the
  * arithmetic of its products as its templates do them (2 per multiply-add; attention: the causal half of
  * the scores, the split gradient's recomputed S and dP included; 0 for tasks without products). The

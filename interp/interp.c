@@ -624,9 +624,8 @@ static bool arena_after_op(frame *f, MlirOperation op) {
   if (latch_op_kind_of(op) != LATCH_OP_TASK_ADAMW || mlirOperationGetNumResults(op) != 3 ||
       mlirOperationGetNumOperands(op) != 5)
     return true;
-  static const int aliased[3] = {0, 2, 3}; /* p, m, v */
   for (int k = 0; k < 3; ++k) {
-    MlirValue target = mlirOperationGetOperand(op, aliased[k]);
+    MlirValue target = mlirOperationGetOperand(op, latch_adamw_written_over(k));
     if (!mlirValueIsABlockArgument(target) || !mlirBlockEqual(mlirBlockArgumentGetOwner(target), f->arena->body))
       continue;
     binding *b = frame_slot(f, target.ptr, false);

@@ -1067,20 +1067,6 @@ static void keep_before_adamw(const placement *p, const bool *movable, int *late
   }
 }
 
-/* The time an interval would take by latch_task_tile_cost_ns: its longest tile, or its work spread over
- * the persistent grid's CTAs (LATCH_GRID_CTAS), whichever is longer. */
-static double interval_span_ns(double work, double longest) {
-  double spread = work / LATCH_GRID_CTAS;
-  return spread > longest ? spread : longest;
-}
-
-/* Adds `tiles` tiles of `cost` ns each to interval `level`'s work and longest tile. */
-static void add_tiles(double *work, double *longest, int level, double cost, double tiles) {
-  work[level] += cost * tiles;
-  if (tiles > 0 && cost > longest[level])
-    longest[level] = cost;
-}
-
 /* place-optimizer: a task.adamw that is a group of its own. Nothing in the update reads what it writes
  * (its p, m and v are program results), so it may run in any interval after its producers'. */
 static bool optimizer_step(const placement *p, long i, const int *members) {
@@ -1090,7 +1076,7 @@ static bool optimizer_step(const placement *p, long i, const int *members) {
 /* balance (after place_asap): tasks that read only program arguments have no producer, so ASAP puts
  * them all in interval 0 (TinyMoE: every weight's conversion to bf16, 34 tasks, while most later
  * intervals leave CTAs idle). Each moves to the interval that its tiles lengthen least by
- * interval_span_ns (the latest on ties, so that its result lives less) from its merged one to its
+ * latch_interval_span_ns (the latest on ties, so that its result lives less) from its merged one to its
  * latest: the last interval before its first reader's latest, so that the schedule keeps its length,
  * and before any task.adamw that writes an argument it reads; the tasks after them are then placed ASAP
  * again. Counting tiles instead had put TinyMoE's expert weights' conversions (1024 and 512 tiles of 3 us)
@@ -1125,7 +1111,8 @@ static bool balance(placement *p, bool place_optimizer) {
     for (size_t i = 0; i < count; ++i) {
       MlirOperation op = p->schedule.ops[i];
       if (latch_op_is_task(op) && !movable[i] && !steps[i] && p->role[i] == ROLE_NONE)
-        add_tiles(work, longest, p->interval[i], latch_task_tile_cost_ns(op), (double)task_tiles(p, (long)i));
+        latch_interval_add_tiles(&work[p->interval[i]], &longest[p->interval[i]], latch_task_tile_cost_ns(op),
+                                 (double)task_tiles(p, (long)i));
     }
     for (size_t i = 0; i < count; ++i) {
       if (!movable[i] && !steps[i])
@@ -1135,7 +1122,8 @@ static bool balance(placement *p, bool place_optimizer) {
       double best_added = 0;
       for (int level = p->interval[i]; level <= latest[i]; ++level) {
         double widest = tiles > 0 && cost > longest[level] ? cost : longest[level];
-        double added = interval_span_ns(work[level] + cost * tiles, widest) - interval_span_ns(work[level], longest[level]);
+        double added = latch_interval_span_ns(work[level] + cost * tiles, widest) -
+                       latch_interval_span_ns(work[level], longest[level]);
         /* on ties a conversion takes the latest (its result lives less), an AdamW step the earliest (its
          * gradient does) */
         if (level == p->interval[i] || added < best_added || (!steps[i] && added == best_added)) {
@@ -1144,7 +1132,7 @@ static bool balance(placement *p, bool place_optimizer) {
         }
       }
       pinned[i] = best;
-      add_tiles(work, longest, best, cost, tiles);
+      latch_interval_add_tiles(&work[best], &longest[best], cost, tiles);
     }
     ok = place_asap(p, pinned);
   }

@@ -2111,11 +2111,10 @@ static intptr_t alias_arg(const lowerer *l, MlirValue value) {
   MlirOperation def = mlirOpResultGetOwner(value);
   if (latch_op_kind_of(def) != LATCH_OP_TASK_ADAMW)
     return -1;
-  static const intptr_t written_over[3] = {0, 2, 3}; /* p', m', v' over p, m, v */
   intptr_t result = mlirOpResultGetResultNumber(value);
   if (result < 0 || result > 2)
     return -1;
-  return alias_arg(l, mlirOperationGetOperand(def, written_over[result]));
+  return alias_arg(l, mlirOperationGetOperand(def, latch_adamw_written_over(result)));
 }
 
 static void put_result(lowerer *l, latch_text *t, MlirOperation yield, intptr_t r, int64_t arena_bytes) {

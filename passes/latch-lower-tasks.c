@@ -305,14 +305,13 @@ static bool locate(lowerer *l, MlirOperation task, MlirValue value, tensor_ref *
   }
   if (latch_op_kind_of(def) == LATCH_OP_TASK_ADAMW) {
     /* p', m', v' are written over p, m, v (docs/device-abi.md). */
-    static const int written_over[3] = {0, 2, 3};
     intptr_t r = mlirOpResultGetResultNumber(value);
     if (r < 0 || r > 2) {
       report(l, task, "task.adamw has three results");
       return false;
     }
     tensor_ref target;
-    if (!locate(l, task, mlirOperationGetOperand(def, written_over[r]), &target))
+    if (!locate(l, task, mlirOperationGetOperand(def, latch_adamw_written_over(r)), &target))
       return false;
     if (target.kind == PLACE_CONST) {
       report(l, task, "task.adamw cannot write over a constant");

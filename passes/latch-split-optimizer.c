@@ -54,12 +54,6 @@ static bool splittable(MlirOperation op, MlirOperation terminator) {
   return true;
 }
 
-/* The interval's time by the cost model: its work over the grid or its longest tile. */
-static double span_ns(double work, double longest) {
-  double spread = work / LATCH_GRID_CTAS;
-  return spread > longest ? spread : longest;
-}
-
 /* A copy of `step` over tiles [first, first + count), inserted before `before`; its p, m, v are those of
  * `previous` when that is not null. */
 static MlirOperation make_part(MlirOperation step, MlirOperation previous, int64_t first, int64_t count,
@@ -69,11 +63,8 @@ static MlirOperation make_part(MlirOperation step, MlirOperation previous, int64
   int64_t range[2] = {first, count};
   mlirOperationSetAttributeByName(part, str("tile_range"), latch_attr_get_i64_array(context, 2, range));
   mlirOperationSetAttributeByName(part, str("tiles"), mlirIntegerAttrGet(mlirIntegerTypeGet(context, 64), count));
-  if (!mlirOperationIsNull(previous)) {
-    static const intptr_t written_over[3] = {0, 2, 3}; /* p, m, v */
-    for (intptr_t r = 0; r < 3; ++r)
-      mlirOperationSetOperand(part, written_over[r], mlirOperationGetResult(previous, r));
-  }
+  for (intptr_t r = 0; !mlirOperationIsNull(previous) && r < 3; ++r)
+    mlirOperationSetOperand(part, latch_adamw_written_over(r), mlirOperationGetResult(previous, r));
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, part);
   return part;
 }
@@ -106,10 +97,8 @@ static MlirLogicalResult split_program(MlirOperation program, const split_option
     MlirOperation op = s.ops[i];
     if (!latch_op_is_task(op) || latch_has_fused_mark(op) || s.interval[i] < 0)
       continue;
-    double cost = latch_task_tile_cost_ns(op), tiles = (double)tiles_of(op);
-    work[s.interval[i]] += cost * tiles;
-    if (tiles > 0 && cost > longest[s.interval[i]])
-      longest[s.interval[i]] = cost;
+    latch_interval_add_tiles(&work[s.interval[i]], &longest[s.interval[i]], latch_task_tile_cost_ns(op),
+                             (double)tiles_of(op));
   }
   for (size_t i = 0; ok && i < s.count; ++i) {
     MlirOperation step = s.ops[i];
@@ -122,11 +111,11 @@ static MlirLogicalResult split_program(MlirOperation program, const split_option
       continue;
     for (int k = own + 1; k < n; ++k) {
       taken[k] = 0;
-      double idle = span_ns(work[k], longest[k]) * LATCH_GRID_CTAS - work[k];
+      double idle = latch_interval_span_ns(work[k], longest[k]) * LATCH_GRID_CTAS - work[k];
       int64_t fits = (int64_t)floor(idle / cost);
       if (fits > left)
         fits = left;
-      if (fits >= options->min_part_tiles && fits > 0) {
+      if (fits >= options->min_part_tiles) { /* at least 1 (run checks it) */
         taken[k] = fits;
         left -= fits;
       }
