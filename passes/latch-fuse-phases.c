@@ -131,7 +131,7 @@ static const latch_pass_option fuse_option_table[] = {
     {"balance", LATCH_OPTION_BOOL, "true",
      "with merge: tasks that read only program arguments go to the interval (of those they may take) their tiles lengthen least",
      offsetof(fuse_options, balance)},
-    {"place-optimizer", LATCH_OPTION_BOOL, "false",
+    {"place-optimizer", LATCH_OPTION_BOOL, "true",
      "with balance: each task.adamw moves to the interval, from its merged one to the last, that its tiles lengthen "
      "least (the earliest on ties)",
      offsetof(fuse_options, place_optimizer)},

@@ -19,8 +19,10 @@
 // RUN:   | FileCheck %s --check-prefix=MOE-DEFAULT
 // RUN: latch-gen tinymoe --batch 32 | latch-opt --pass-pipeline='builtin.module(latch-train,latch-form-intervals,latch-fuse-phases)' \
 // RUN:   | FileCheck %s --check-prefix=MOE-DEFAULT
-// RUN: latch-gen tinymoe | latch-opt --pass-pipeline='builtin.module(latch-train,latch-form-intervals,latch-fuse-phases{place-optimizer=true})' \
+// RUN: latch-gen tinymoe | latch-opt --pass-pipeline='builtin.module(latch-train,latch-form-intervals,latch-fuse-phases)' \
 // RUN:   | FileCheck %s --check-prefix=PLACE
+// RUN: latch-gen tinymoe | latch-opt --pass-pipeline='builtin.module(latch-train,latch-form-intervals,latch-fuse-phases{place-optimizer=false})' \
+// RUN:   | FileCheck %s --check-prefix=NOPLACE
 // latch-fuse-phases makes the intervals of an interval.program fewer and fuller with the same results:
 // map/convert chains become one map (fuse-maps), elementwise work next to a matmul or norm runs inside
 // its tiles (absorb: task.fused), and every task moves to the earliest interval after its producers'
@@ -41,6 +43,10 @@
 // PLACE-NOT: "interval.barrier"
 // PLACE: "task.adamw"({{.*}}tiles = 4096 : i64
 // PLACE: interval.intervals_after = 177 : i64
+// Without it the step stays where merge put it, beside its gradient's maps and the norm's gradient.
+// NOPLACE: "interval.interval"() {name = "i100.rmsnorm_grad+3"}
+// NOPLACE-NOT: "interval.barrier"
+// NOPLACE: "task.adamw"({{.*}}tiles = 4096 : i64
 // A second run finds nothing more to do (its task.fused marks are found again).
 // MOE-TWICE: interval.intervals_after = 54 : i64, interval.intervals_before = 54 : i64, sym_name = "tinymoe_update"
 
