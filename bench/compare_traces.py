@@ -12,7 +12,12 @@ where the CTAs that work share an SM most, with how many SMs they used, how many
 working CTAs, and the median work of a CTA alone on its SM against one that shares it (docs/device-abi.md
 "Spread CTAs": a wave of fewer tiles than CTAs may still put two on one SM).
 
-  python3 bench/compare_traces.py A.json B.json [--top N] [--shared-sms N]
+With --first-tiles N, for two traces of trace-tiles builds (e.g. persistent against staged): the N tasks
+whose CTAs' first tiles of an interval take longest in A against B, beside their later tiles (round
+thirty-seven: the persistent kernel's first tiles run on code fetched from memory, and its attention
+tiles share their SM with a second CTA).
+
+  python3 bench/compare_traces.py A.json B.json [--top N] [--shared-sms N] [--first-tiles N]
 """
 import argparse
 import json
@@ -81,6 +86,43 @@ def sm_sharing(path, top, busy=0.25):
               f"{alone:6.1f} / {shared:6.1f}")
 
 
+def first_tiles(path):
+    """{(interval name, task, kind): ([first tile of each CTA], [its later tiles])} from the tile records
+    (cat "tile": a trace-tiles build): a CTA's first tile of an interval runs the body's code first."""
+    tiles = defaultdict(list)
+    for e in json.load(open(path))["traceEvents"]:
+        if e.get("cat") == "tile":
+            tiles[(e["args"]["interval"], e["args"]["cta"])].append(e)
+    out = defaultdict(lambda: ([], []))
+    for run in tiles.values():
+        run.sort(key=lambda e: e["ts"])
+        for k, e in enumerate(run):
+            out[(e["args"]["interval"], e["args"]["task"], e["name"])][k > 0].append(e["dur"])
+    return out
+
+
+def compare_first_tiles(path_a, path_b, top):
+    """Prints the `top` tasks whose CTAs' first tiles take longest in A against B (median first tile
+    difference times the first tiles, over the CTAs that ran them), with the later tiles' medians."""
+    fa, fb = first_tiles(path_a), first_tiles(path_b)
+    if not fa or not fb:
+        print("\n--first-tiles: a trace has no tile records (compile with latch-lower-intervals{trace-tiles=true})")
+        return
+    median = lambda xs: sorted(xs)[len(xs) // 2] if xs else float("nan")
+    rows = []
+    for key in fa.keys() & fb.keys():
+        (a_first, a_later), (b_first, b_later) = fa[key], fb[key]
+        if a_first and b_first:
+            rows.append(((median(a_first) - median(b_first)) * len(a_first), key, a_first, a_later, b_first, b_later))
+    rows.sort(key=lambda r: -r[0])
+    print(f"\ntasks by (A's median first tile - B's) x A's first tiles (CTA-us; first tiles: count, median us; later "
+          f"tiles likewise):")
+    for extra, (interval, task, kind), a_first, a_later, b_first, b_later in rows[:top]:
+        print(f"  {interval:32} t{task} {kind[:28]:28} {extra:+9.1f}   A first {len(a_first):4} {median(a_first):6.2f}"
+              f"  later {len(a_later):4} {median(a_later):6.2f} | B first {len(b_first):4} {median(b_first):6.2f}"
+              f"  later {len(b_later):4} {median(b_later):6.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a")
@@ -88,6 +130,8 @@ def main():
     ap.add_argument("--top", type=int, default=25, help="intervals listed by the difference of their spans")
     ap.add_argument("--shared-sms", type=int, default=0, metavar="N",
                     help="also list each persistent trace's N intervals whose working CTAs share SMs most")
+    ap.add_argument("--first-tiles", type=int, default=0, metavar="N",
+                    help="with tile records in both traces: the N tasks whose CTAs' first tiles lose most in A")
     args = ap.parse_args()
     ra, rb = intervals_of(args.a), intervals_of(args.b)
     if len(ra) != len(rb):
@@ -112,6 +156,8 @@ def main():
               f"gap {a['gap']:5.1f} / {b['gap']:5.1f}")
     for path in (args.a, args.b) if args.shared_sms > 0 else ():
         sm_sharing(path, args.shared_sms)
+    if args.first_tiles > 0:
+        compare_first_tiles(args.a, args.b, args.first_tiles)
 
 
 if __name__ == "__main__":
