@@ -7,7 +7,7 @@
   - tinymoe_torch.param_specs against the bundle's TinyMoE 2x1024 manifest (names, shapes, count);
   - bench.plan_counts, and bench.py --fake (the table, JSON and pictures from made-up numbers);
   - bench.timeline_tracks (the timeline's rows) on the synthetic traces of latch-runtime-test;
-  - bench/compare_traces.py on two made-up traces;
+  - bench/compare_traces.py on two made-up traces (spans, SM sharing, first tiles);
   - tinymoe_torch.py's argument errors (they come before torch is imported);
   - bench/chain.sh on two bundles, with the runtime tests' fake CUDA driver.
 
@@ -224,6 +224,26 @@ def test_compare_traces(tmp):
     ok = (r.returncode == 0 and len(rows) == 2 and rows[0][2] == "+5.0" and rows[0][3:9] == ["3", "CTAs", "on", "2",
           "SMs,", "1"] and rows[0][-3:] == ["5.0", "/", "10.0"])
     check("compare_traces.py --shared-sms: CTAs sharing an SM against one alone", ok,
+          "" if ok else r.stdout[-400:] + r.stderr[:200])
+    # --first-tiles: in A each CTA's first matmul tile takes 9 us and its later one 4; in B 5 and 4. The
+    # convert's first tiles (2 us) are equal.
+    def tile(c, ts, dur, kind, task):
+        return {"name": kind, "cat": "tile", "ph": "X", "pid": 0, "tid": c, "ts": ts, "dur": dur,
+                "args": {"interval": "i0.matmul", "task": task, "tile": c, "cta": c}}
+    def tiles(first):
+        return {"traceEvents": [work for c in (0, 1) for work in (
+            {"name": "i0.matmul", "cat": "work", "ph": "X", "pid": 0, "tid": c, "ts": 0, "dur": first + 6,
+             "args": {"interval": 0, "tiles": 3, "cta": c}},
+            tile(c, 0, first, "matmul", 0), tile(c, first, 4, "matmul", 0), tile(c + 2, 0, 2, "convert", 1))]}
+    json.dump(tiles(9), open(a, "w"))
+    json.dump(tiles(5), open(b, "w"))
+    r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), a, b, "--top", "0", "--first-tiles", "5"],
+                       capture_output=True, text=True)
+    rows = [line.split() for line in r.stdout.splitlines() if line.startswith("  i0.matmul ")]
+    ok = (r.returncode == 0 and len(rows) == 2 and rows[0][1:4] == ["t0", "matmul", "+8.0"]
+          and rows[0][4:10] == ["A", "first", "2", "9.00", "later", "2"] and rows[0][-1] == "4.00"
+          and rows[1][1:4] == ["t1", "convert", "+0.0"])
+    check("compare_traces.py --first-tiles: first tiles against later ones, A against B", ok,
           "" if ok else r.stdout[-400:] + r.stderr[:200])
 
 
