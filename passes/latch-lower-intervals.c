@@ -67,6 +67,7 @@ typedef struct lower_options {
   bool table_dispatch;
   bool dataflow;
   bool spread_ctas;
+  bool solo_attention;
   bool barrier_red;
 } lower_options;
 
@@ -111,6 +112,12 @@ static const latch_pass_option lower_option_table[] = {
      "and a wave of fewer tiles than CTAs runs its tile t first on the CTA of number t, so that it no longer puts "
      "two tiles on one SM while others idle (not with dataflow or table-dispatch)",
      offsetof(lower_options, spread_ctas)},
+    {"solo-attention", LATCH_OPTION_BOOL, "false",
+     "from interval 1 on, a round-robin wave whose tiles are all attention-gradient tiles runs on one CTA per SM "
+     "(the CTAs numbered as spread-ctas numbers them, those below the count of SMs; the others go on to the "
+     "grid barrier), so that each tile has its SM alone as in its staged kernel (not with dataflow or "
+     "table-dispatch; with trace-tiles every wave is counted and none runs solo)",
+     offsetof(lower_options, solo_attention)},
     {"barrier-red", LATCH_OPTION_BOOL, "false",
      "a grid barrier's arrival is one red.release.gpu (inline PTX) and the count that ends it is the barrier's "
      "number in @latch_main times gridDim.x, known when the kernel is written, instead of a release fence and an "
@@ -187,6 +194,8 @@ typedef struct lowerer {
   bool table_dispatch;     /* latch-lower-intervals{table-dispatch} */
   bool dataflow;           /* latch-lower-intervals{dataflow}: dependency waits instead of grid barriers */
   bool spread_ctas;        /* latch-lower-intervals{spread-ctas} (never with dataflow or table dispatch) */
+  bool solo_attention;     /* latch-lower-intervals{solo-attention} (likewise) */
+  bool number_ctas;        /* either: @latch_main numbers its CTAs (docs/device-abi.md "Spread CTAs") */
   bool barrier_red;        /* latch-lower-intervals{barrier-red} (never with table dispatch) */
   /* With dataflow, per wave of the program (interval by interval, wave by wave): the tasks whose tiles
    * must all be done before a CTA starts it, wave_deps[dep_start[g] .. dep_start[g + 1]). */
@@ -640,7 +649,8 @@ static bool plan_dataflow(lowerer *l) {
 typedef struct writer {
   latch_text *t;
   int next;          /* the next %vN */
-  bool spread_ready; /* spread-ctas: @latch_main's %spread is defined (after its first grid barrier) */
+  bool spread_ready; /* number_ctas: @latch_main's %spread (and %solo) are defined (after its first grid barrier) */
+  bool spread_waves; /* spread-ctas: waves of fewer tiles than CTAs start at %spread */
   int barriers;      /* the grid barriers written so far (barrier-red: each runs once, in this order) */
 } writer;
 
@@ -651,7 +661,7 @@ static int fresh(writer *w) { return w->next++; }
  * tiles as CTAs keeps %cta, whose neighbours share a GPC: measured 1.023 of the time at 32x1024 with
  * %spread for every wave), written as %v<N>. Returns the value's name, in `name` when it is written. */
 static const char *first_tile_of(writer *w, int total, char name[static 16]) {
-  if (!w->spread_ready)
+  if (!w->spread_ready || !w->spread_waves)
     return "%cta";
   int fewer = fresh(w), first = fresh(w);
   latch_text_put(w->t, "    %%v%d = arith.cmpi ult, %%v%d, %%grid : i32\n", fewer, total);
@@ -720,6 +730,24 @@ static uint32_t tiles_before(const lowerer *l, int interval, int wave) {
 /* Whether wave `wave` of interval `interval` takes its tiles after the first from the tile counter. */
 static bool wave_counted(const lowerer *l, int interval, int wave) {
   return l->tile_counter && (l->trace_tiles || wave_tiles(l, interval, wave) >= l->counter_min_tiles);
+}
+
+/* solo-attention: whether @latch_main runs round-robin wave `wave` of interval `interval` on one CTA per SM:
+ * its tiles are all attention-gradient tiles and the CTAs are numbered (after the first grid barrier). */
+static bool wave_solo(const writer *w, const lowerer *l, int interval, int wave) {
+  if (!l->solo_attention || !w->spread_ready || wave_counted(l, interval, wave))
+    return false;
+  bool any = false;
+  for (size_t i = 0; i < l->task_count; ++i) {
+    const lowered_task *task = &l->tasks[i];
+    if (task->interval != interval || task->wave != wave || task->tiles == 0)
+      continue;
+    latch_op_kind kind = latch_op_kind_of(task->op);
+    if (kind != LATCH_OP_TASK_ATTENTION_GRAD && kind != LATCH_OP_TASK_ATTENTION_GRAD_FROM_STATS)
+      return false;
+    any = true;
+  }
+  return any;
 }
 
 /* Whether any wave of @latch_main does (only then does the kernel need the shared word). */
@@ -874,8 +902,16 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave,
   latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
   if (!dataflow) {
     char name[16];
-    const char *first = first_tile_of(w, total_value, name);
-    latch_text_put(t, "    scf.for %%v%d = %s to %%v%d step %%grid : i32 {\n", tile, first, total_value);
+    const char *first = first_tile_of(w, total_value, name), *step = "%grid";
+    if (wave_solo(w, l, interval, wave)) { /* CTAs numbered below %solo, one per SM, take the tiles */
+      int solo = fresh(w), start = fresh(w);
+      latch_text_put(t, "    %%v%d = arith.cmpi ult, %%spread, %%solo : i32\n", solo);
+      latch_text_put(t, "    %%v%d = arith.select %%v%d, %%spread, %%v%d : i32\n", start, solo, total_value);
+      snprintf(name, sizeof(name), "%%v%d", start);
+      first = name;
+      step = "%solo";
+    }
+    latch_text_put(t, "    scf.for %%v%d = %s to %%v%d step %s : i32 {\n", tile, first, total_value, step);
     write_tile_record(w, l, tile, base, -1, 0);
     write_tile_dispatch(w, l, interval, wave, tile);
     if (l->trace_tiles)
@@ -1120,7 +1156,7 @@ static void write_spread_claim(writer *w) {
 /* spread-ctas, thread 0 inside the first grid barrier, after the spin (every CTA has claimed by then): the
  * CTA's number, the CTAs of lower ranks plus its order among its own, into @latch_spread. The numbers are
  * a permutation of 0 .. gridDim.x - 1, and those below the count of rank 0 lie on distinct SMs. */
-static void write_spread_number(writer *w) {
+static void write_spread_number(writer *w, bool solo) {
   latch_text *t = w->t;
   char sum[32] = "%spread_claim#1";
   for (int r = 0; r + 1 < SPREAD_RANKS; ++r) {
@@ -1129,6 +1165,8 @@ static void write_spread_number(writer *w) {
                    SPREAD_SM_SLOTS + r);
     latch_text_put(t, "      %%v%d = llvm.load %%v%d atomic syncscope(\"device\") monotonic {alignment = 4 : i64} : "
                       "!llvm.ptr<1> -> i32\n", count, word);
+    if (r == 0 && solo) /* the CTAs of rank 0: one on each SM that runs any */
+      latch_text_put(t, "      llvm.store %%v%d, %%solo_shared {alignment = 4 : i64} : i32, !llvm.ptr<3>\n", count);
     latch_text_put(t, "      %%v%d = arith.cmpi ugt, %%spread_claim#0, %%c%d : i32\n", below, r);
     latch_text_put(t, "      %%v%d = arith.select %%v%d, %%v%d, %%c0 : i32\n", add, below, count);
     latch_text_put(t, "      %%v%d = arith.addi %s, %%v%d : i32\n", next, sum, add);
@@ -1170,13 +1208,15 @@ static void write_barrier(writer *w, const lowerer *l, int interval, int interva
   }
   latch_text_put(t, "      %%v%d = arith.muli %%v%d, %%grid : i32\n", target, next);
   write_spin_until(w, l, "%counter", target);
-  bool spread_now = l->spread_ctas && !w->spread_ready;
+  bool spread_now = l->number_ctas && !w->spread_ready;
   if (spread_now)
-    write_spread_number(w);
+    write_spread_number(w, l->solo_attention);
   latch_text_put(t, "    }\n");
   latch_text_put(t, "    nvvm.barrier0\n");
   if (spread_now) {
     latch_text_put(t, "    %%spread = llvm.load %%spread_shared {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n");
+    if (l->solo_attention)
+      latch_text_put(t, "    %%solo = llvm.load %%solo_shared {alignment = 4 : i64} : !llvm.ptr<3> -> i32\n");
     w->spread_ready = true;
   }
 }
@@ -1744,13 +1784,16 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text *t) {
-  writer w = {t, 0, false, 0};
+  writer w = {.t = t, .spread_waves = l->spread_ctas};
   bool counted = any_wave_counted(l);
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   if (d)
     write_tables(d, t);
-  if (l->spread_ctas)
+  if (l->number_ctas)
     latch_text_put(t, "  llvm.mlir.global internal @latch_spread() {addr_space = 3 : i32, alignment = 4 : i64} : i32 {\n"
+                      "    %%u = llvm.mlir.undef : i32\n    llvm.return %%u : i32\n  }\n");
+  if (l->solo_attention)
+    latch_text_put(t, "  llvm.mlir.global internal @latch_solo() {addr_space = 3 : i32, alignment = 4 : i64} : i32 {\n"
                       "    %%u = llvm.mlir.undef : i32\n    llvm.return %%u : i32\n  }\n");
   if (counted)
     latch_text_put(t, "  llvm.mlir.global internal @latch_next_tile() {addr_space = 3 : i32, alignment = 4 : i64} : "
@@ -1782,12 +1825,14 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
   if (l->dataflow && !d)
     latch_text_put(t, "    %%task_done = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
                    DATAFLOW_FIRST_WORD);
-  if (l->spread_ctas) {
+  if (l->number_ctas) {
     /* %c<r> for the ranks after 0 and 1, and %c<slots> */
     for (int r = 2; r < SPREAD_RANKS; ++r)
       latch_text_put(t, "    %%c%d = arith.constant %d : i32\n", r, r);
     latch_text_put(t, "    %%c%d = arith.constant %d : i32\n", SPREAD_SM_SLOTS, SPREAD_SM_SLOTS);
     write_spread_claim(&w);
+    if (l->solo_attention)
+      latch_text_put(t, "    %%solo_shared = llvm.mlir.addressof @latch_solo : !llvm.ptr<3>\n");
   }
   if (counted) {
     if (!(l->dataflow && !d)) /* with dataflow each counted wave has its own tile counter */
@@ -2256,7 +2301,7 @@ static bool record_manifest(lowerer *l) {
   latch_text_put(&t,
                  "{\"version\": 1, \"kernel\": \"latch_main\", \"block\": [%d, 1, 1], \"dynamic_shared_bytes\": %lld,%s\n",
                  BLOCK_THREADS, (long long)shared_bytes, l->trace_tiles ? " \"tile_trace\": true," : "");
-  if (l->dataflow || l->spread_ctas)
+  if (l->dataflow || l->number_ctas)
     latch_text_put(&t, " \"sync_words\": %lld,", (long long)l->sync_words);
   latch_text_put(&t, " \"arena_bytes\": %lld,\n \"intervals\": [", (long long)arena_bytes);
   for (int i = 0; i < l->interval_count; ++i) {
@@ -2332,7 +2377,10 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.table_dispatch = ((const lower_options *)options)->table_dispatch;
   l.spread_ctas = ((const lower_options *)options)->spread_ctas && !l.table_dispatch &&
                   !((const lower_options *)options)->dataflow;
-  if (l.spread_ctas)
+  l.solo_attention = ((const lower_options *)options)->solo_attention && !l.table_dispatch &&
+                     !((const lower_options *)options)->dataflow;
+  l.number_ctas = l.spread_ctas || l.solo_attention;
+  if (l.number_ctas)
     l.sync_words = SPREAD_FIRST_WORD + SPREAD_SM_SLOTS + SPREAD_RANKS;
   /* Table dispatch walks its waves from tables and keeps the grid barriers. */
   l.dataflow = ((const lower_options *)options)->dataflow && !l.table_dispatch;
