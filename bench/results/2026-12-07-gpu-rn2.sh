@@ -13,7 +13,10 @@
 #   git checkout -b rn2 && git am bench/results/2026-12-07-rmsnorm-grad-rows.patch && git checkout -
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small,rmsnorm-grad,rmsnorm-grad-odd,rmsnorm-grad-wide,norm-prologues \
 #     sh bench/base-bundle.sh rn2 .bundle/rn2
+#   sh bench/variant.sh solo 'latch-lower-intervals{solo-attention=true}'   (main af3c6cf or later)
 #   cp bench/results/2026-12-07-gpu-rn2.sh .bundle/gpu-rn2.sh
+# After rn2's checks, where the bundle has the solo variant: solo-attention against main at 2x1024 (bits and
+# A/B; at 32x1024 the attention gradient's waves are counted, so it runs none solo).
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
@@ -24,6 +27,10 @@ echo "== checks (rn2)"
   rmsnorm-grad,rmsnorm-grad-odd,rmsnorm-grad-wide,norm-prologues,tinymoe-small --checks compare,grad,loss100,determinism \
   2>&1 | grep -v "^PASS" | tail -8)
 date -u
+if [ -d programs/tinymoe-2x1024-solo ]; then
+  bash bench/chain.sh -s 2x1024:5 .:base .:solo
+  date -u
+fi
 faster=$(grep -c "new/base 0\." "$OUT/chain.txt")
 if [ "$faster" -ge 2 ]; then
   echo "== rn2 faster at both sizes: the table with rn2's programs"
