@@ -1122,9 +1122,9 @@ static void write_dependency_wait(writer *w, const lowerer *l, int g) {
   latch_text_put(t, "    nvvm.barrier0\n");
 }
 
-/* spread-ctas, at the top of @latch_main (docs/device-abi.md "Spread CTAs"): thread 0 claims the CTA's rank
- * on its SM, %spread_claim#0 (at most SPREAD_RANKS - 1), and its order among the CTAs of that rank,
- * %spread_claim#1 (relaxed adds: nothing else is ordered by them); other threads get zeros. */
+/* spread-ctas or solo-attention, at the top of @latch_main (docs/device-abi.md "Spread CTAs"): thread 0
+ * claims the CTA's rank on its SM, %spread_claim#0 (at most SPREAD_RANKS - 1), and its order among the CTAs
+ * of that rank, %spread_claim#1 (relaxed adds: nothing else is ordered by them); other threads get zeros. */
 static void write_spread_claim(writer *w) {
   latch_text *t = w->t;
   int sm = fresh(w), slot = fresh(w), claim = fresh(w), seen = fresh(w), rank = fresh(w), word = fresh(w),
@@ -1153,9 +1153,10 @@ static void write_spread_claim(writer *w) {
   latch_text_put(t, "    }\n");
 }
 
-/* spread-ctas, thread 0 inside the first grid barrier, after the spin (every CTA has claimed by then): the
- * CTA's number, the CTAs of lower ranks plus its order among its own, into @latch_spread. The numbers are
- * a permutation of 0 .. gridDim.x - 1, and those below the count of rank 0 lie on distinct SMs. */
+/* spread-ctas or solo-attention, thread 0 inside the first grid barrier, after the spin (every CTA has
+ * claimed by then): the CTA's number, the CTAs of lower ranks plus its order among its own, into
+ * @latch_spread (with `solo`, the count of rank 0 into @latch_solo). The numbers are a permutation of 0 ..
+ * gridDim.x - 1, and those below the count of rank 0 lie on distinct SMs. */
 static void write_spread_number(writer *w, bool solo) {
   latch_text *t = w->t;
   char sum[32] = "%spread_claim#1";
