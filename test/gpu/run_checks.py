@@ -7,7 +7,8 @@ out/results.txt and out/results.json, and exits 1 if any row failed. TinyMoE's g
 fp64 adds the rows "grad-routed": the gradients against fp64 conditioned on the program's own routing
 (read with latch-run --probe-dir), and how many tokens the GPU routed differently from fp64.
 
-Usage: run_checks.py [--only NAME,...] [--checks CHECK,...]   (from the bundle's root)
+Usage: run_checks.py [--only NAME,...] [--checks CHECK,...]   (from the bundle's root; builds bin/latch-run
+with the bundle's build-latch-run.sh when it is missing, as run.sh does)
 Needs python3 with numpy; the TinyMoE gradient check at 2x512 also needs torch (skipped without it).
 """
 import argparse
@@ -579,6 +580,12 @@ def main():
     ap.add_argument("--checks", help="comma-separated checks to run (compare, grad, loss100, determinism, "
                                      "memcheck, timing)")
     args = ap.parse_args()
+    build = os.path.join(ROOT, "build-latch-run.sh")
+    if not os.path.exists(BIN) and os.path.exists(build):
+        # run directly from a bundle that has not built its latch-run yet (round thirty-seven's first call
+        # lost its checks so): build it as run.sh does
+        if subprocess.run(["sh", build, ROOT]).returncode != 0:
+            sys.exit(f"run_checks.py: building {BIN} failed ({build})")
     if not os.path.exists(BIN):
         sys.exit(f"run_checks.py: {BIN} is missing (run ./run.sh, which builds it)")
     table = Table()
