@@ -650,18 +650,18 @@ typedef struct writer {
   latch_text *t;
   int next;          /* the next %vN */
   bool spread_ready; /* number_ctas: @latch_main's %spread (and %solo) are defined (after its first grid barrier) */
-  bool spread_waves; /* spread-ctas: waves of fewer tiles than CTAs start at %spread */
   int barriers;      /* the grid barriers written so far (barrier-red: each runs once, in this order) */
 } writer;
 
 static int fresh(writer *w) { return w->next++; }
 
-/* The CTA's first tile of a wave of %v<total> tiles: %cta; or, once %spread is defined, %spread when the
- * wave has fewer tiles than CTAs (then the tiles lie on distinct SMs as far as they can; a wave with as many
- * tiles as CTAs keeps %cta, whose neighbours share a GPC: measured 1.023 of the time at 32x1024 with
- * %spread for every wave), written as %v<N>. Returns the value's name, in `name` when it is written. */
-static const char *first_tile_of(writer *w, int total, char name[static 16]) {
-  if (!w->spread_ready || !w->spread_waves)
+/* The CTA's first tile of a wave of %v<total> tiles: %cta; or, with spread-ctas once %spread is defined,
+ * %spread when the wave has fewer tiles than CTAs (then the tiles lie on distinct SMs as far as they can; a
+ * wave with as many tiles as CTAs keeps %cta, whose neighbours share a GPC: measured 1.023 of the time at
+ * 32x1024 with %spread for every wave), written as %v<N>. Returns the value's name, in `name` when it is
+ * written. */
+static const char *first_tile_of(writer *w, const lowerer *l, int total, char name[static 16]) {
+  if (!w->spread_ready || !l->spread_ctas)
     return "%cta";
   int fewer = fresh(w), first = fresh(w);
   latch_text_put(w->t, "    %%v%d = arith.cmpi ult, %%v%d, %%grid : i32\n", fewer, total);
@@ -902,14 +902,15 @@ static void write_tile_loop(writer *w, const lowerer *l, int interval, int wave,
   latch_text_put(t, "    %%v%d = arith.constant %lld : i32\n", total_value, (long long)total);
   if (!dataflow) {
     char name[16];
-    const char *first = first_tile_of(w, total_value, name), *step = "%grid";
+    const char *first = name, *step = "%solo";
     if (wave_solo(w, l, interval, wave)) { /* CTAs numbered below %solo, one per SM, take the tiles */
       int solo = fresh(w), start = fresh(w);
       latch_text_put(t, "    %%v%d = arith.cmpi ult, %%spread, %%solo : i32\n", solo);
       latch_text_put(t, "    %%v%d = arith.select %%v%d, %%spread, %%v%d : i32\n", start, solo, total_value);
       snprintf(name, sizeof(name), "%%v%d", start);
-      first = name;
-      step = "%solo";
+    } else {
+      first = first_tile_of(w, l, total_value, name);
+      step = "%grid";
     }
     latch_text_put(t, "    scf.for %%v%d = %s to %%v%d step %s : i32 {\n", tile, first, total_value, step);
     write_tile_record(w, l, tile, base, -1, 0);
@@ -1038,7 +1039,7 @@ static uint32_t write_counted_tile_loop(writer *w, const lowerer *l, int interva
     latch_text_put(t, "    ^bb0(%%v%d: i32, %%v%d: i32, %%v%d: i32, %%v%d: i32):\n", tile, parity, current, count);
   } else {
     char name[16];
-    const char *first = first_tile_of(w, total_value, name);
+    const char *first = first_tile_of(w, l, total_value, name);
     latch_text_put(t, "    %%v%d:2 = scf.while (%%v%d = %s, %%v%d = %%c0) : (i32, i32) -> (i32, i32) {\n", results,
                    tile, first, parity);
     latch_text_put(t, "      %%v%d = arith.cmpi ult, %%v%d, %%v%d : i32\n", go, tile, total_value);
@@ -1785,7 +1786,7 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
 
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text *t) {
-  writer w = {.t = t, .spread_waves = l->spread_ctas};
+  writer w = {t, 0, false, 0};
   bool counted = any_wave_counted(l);
   latch_text_put(t, "gpu.module @latch_lower_intervals_scratch {\n");
   if (d)
