@@ -69,6 +69,7 @@ typedef struct lower_options {
   bool spread_ctas;
   bool solo_attention;
   bool barrier_red;
+  bool attention_kernels;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -123,6 +124,13 @@ static const latch_pass_option lower_option_table[] = {
      "number in @latch_main times gridDim.x, known when the kernel is written, instead of a release fence and an "
      "atomic add whose returned count thread 0 waits for (not with table-dispatch, whose barriers run in a loop)",
      offsetof(lower_options, barrier_red)},
+    {"attention-kernels", LATCH_OPTION_BOOL, "false",
+     "each interval whose waves are all round-robin attention-gradient tiles runs as kernels of its own (its "
+     "staged kernels: all the registers they need and the launch's fetch of their code) between parts of "
+     "@latch_main (@latch_main, @latch_main_1, ...), which latch-run launches in the order of the manifest's "
+     "\"launches\" (not with dataflow, table-dispatch, spread-ctas or solo-attention; with trace-tiles every "
+     "wave is counted and none runs apart)",
+     offsetof(lower_options, attention_kernels)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -168,6 +176,15 @@ typedef struct lowered_task {
   bool runs_inside; /* a fused prologue or epilogue that latch-lower-tasks runs inside its partner's tiles */
 } lowered_task;
 
+/* A kernel of the update: a part of @latch_main (cooperative: intervals [first, end) with grid barriers
+ * between them), or the kernel of wave `wave` of an interval that runs apart (a normal launch). */
+typedef struct launch {
+  char name[MAX_SYMBOL];
+  bool cooperative;
+  int first, end;     /* a part's intervals */
+  int interval, wave; /* an apart interval's wave */
+} launch;
+
 typedef struct lowerer {
   MlirContext context;
   MlirOperation program, gpu_module;
@@ -197,6 +214,11 @@ typedef struct lowerer {
   bool solo_attention;     /* latch-lower-intervals{solo-attention} (likewise) */
   bool number_ctas;        /* either: @latch_main numbers its CTAs (docs/device-abi.md "Spread CTAs") */
   bool barrier_red;        /* latch-lower-intervals{barrier-red} (never with table dispatch) */
+  bool attention_kernels;  /* latch-lower-intervals{attention-kernels} (never with the four above) */
+  /* The update's kernels in launch order (docs/device-abi.md "Launches"): @latch_main alone, or with
+   * attention-kernels its parts and the apart intervals' kernels. */
+  struct launch *launches;
+  int launch_count;
   /* With dataflow, per wave of the program (interval by interval, wave by wave): the tasks whose tiles
    * must all be done before a CTA starts it, wave_deps[dep_start[g] .. dep_start[g + 1]). */
   int *interval_first_wave; /* the program-wide number of each interval's wave 0 */
@@ -732,11 +754,8 @@ static bool wave_counted(const lowerer *l, int interval, int wave) {
   return l->tile_counter && (l->trace_tiles || wave_tiles(l, interval, wave) >= l->counter_min_tiles);
 }
 
-/* solo-attention: whether @latch_main runs round-robin wave `wave` of interval `interval` on one CTA per SM:
- * its tiles are all attention-gradient tiles and the CTAs are numbered (after the first grid barrier). */
-static bool wave_solo(const writer *w, const lowerer *l, int interval, int wave) {
-  if (!l->solo_attention || !w->spread_ready || wave_counted(l, interval, wave))
-    return false;
+/* Whether wave `wave` of interval `interval` has tiles and they are all attention-gradient tiles. */
+static bool wave_attention_grad(const lowerer *l, int interval, int wave) {
   bool any = false;
   for (size_t i = 0; i < l->task_count; ++i) {
     const lowered_task *task = &l->tasks[i];
@@ -748,6 +767,80 @@ static bool wave_solo(const writer *w, const lowerer *l, int interval, int wave)
     any = true;
   }
   return any;
+}
+
+/* solo-attention: whether @latch_main runs round-robin wave `wave` of interval `interval` on one CTA per SM:
+ * its tiles are all attention-gradient tiles and the CTAs are numbered (after the first grid barrier). */
+static bool wave_solo(const writer *w, const lowerer *l, int interval, int wave) {
+  return l->solo_attention && w->spread_ready && !wave_counted(l, interval, wave) &&
+         wave_attention_grad(l, interval, wave);
+}
+
+/* attention-kernels: whether interval `interval` runs apart from @latch_main (its staged kernels): each of
+ * its waves is round robin and all attention-gradient tiles. */
+static bool interval_apart(const lowerer *l, int interval) {
+  if (!l->attention_kernels || l->interval_waves[interval] == 0)
+    return false;
+  for (int wave = 0; wave < l->interval_waves[interval]; ++wave)
+    if (wave_counted(l, interval, wave) || !wave_attention_grad(l, interval, wave))
+      return false;
+  return true;
+}
+
+/* The update's kernels in launch order: the parts of @latch_main (the first named latch_main, then
+ * latch_main_<k>) between the kernels of the intervals that run apart. When every interval would run
+ * apart, none does (the runtime sizes the grid by @latch_main). */
+static bool plan_launches(lowerer *l) {
+  int apart = 0;
+  for (int i = 0; i < l->interval_count; ++i)
+    apart += interval_apart(l, i);
+  bool split = apart > 0 && apart < l->interval_count;
+  size_t most = 1; /* a part before each interval, and each interval's waves */
+  for (int i = 0; i < l->interval_count; ++i)
+    most += 1 + (size_t)staged_waves(l, i);
+  l->launches = calloc(most, sizeof(*l->launches));
+  if (!l->launches) {
+    report(l, l->program, "out of memory");
+    return false;
+  }
+  int parts = 0;
+  for (int first = 0; first < l->interval_count || (first == 0 && l->interval_count == 0);) {
+    if (split && interval_apart(l, first)) {
+      for (int wave = 0; wave < l->interval_waves[first]; ++wave) {
+        launch *k = &l->launches[l->launch_count++];
+        staged_kernel_name(l, first, wave, k->name);
+        k->interval = first, k->wave = wave;
+      }
+      ++first;
+      continue;
+    }
+    int end = first + 1;
+    while (end < l->interval_count && !(split && interval_apart(l, end)))
+      ++end;
+    if (end > l->interval_count)
+      end = l->interval_count;
+    launch *k = &l->launches[l->launch_count++];
+    if (parts == 0)
+      snprintf(k->name, MAX_SYMBOL, "latch_main");
+    else
+      snprintf(k->name, MAX_SYMBOL, "latch_main_%d", parts);
+    parts++;
+    k->cooperative = true, k->first = first, k->end = end;
+    if (end == first)
+      break; /* a program without intervals: @latch_main alone */
+    first = end;
+  }
+  /* The names this pass adds beyond @latch_main and the staged kernels (read_program checked those). */
+  MlirSymbolTable symbols = mlirSymbolTableCreate(l->gpu_module);
+  for (int k = 1; k < l->launch_count; ++k) {
+    if (!l->launches[k].cooperative && l->staged)
+      continue;
+    MlirOperation existing = mlirSymbolTableLookup(symbols, str(l->launches[k].name));
+    if (!mlirOperationIsNull(existing))
+      report(l, existing, "gpu.module @latch already holds @%s", l->launches[k].name);
+  }
+  mlirSymbolTableDestroy(symbols);
+  return l->errors == 0;
 }
 
 /* Whether any wave of @latch_main does (only then does the kernel need the shared word). */
@@ -1784,6 +1877,104 @@ static void write_staged_kernel(writer *w, const lowerer *l, int interval, int w
   latch_text_put(t, "  }\n");
 }
 
+/* A part of @latch_main (docs/device-abi.md "Launches"; the whole of it unless attention-kernels sets
+ * intervals apart): intervals [part->first, part->end), a grid barrier between two of them. `tickets`
+ * counts the tile counter's draws of the waves before the part (the counter runs on across launches). */
+static void write_main_part(writer *w, const lowerer *l, const dispatch_tables *d, const launch *part,
+                            uint32_t *tickets) {
+  latch_text *t = w->t;
+  bool counted = any_wave_counted(l);
+  latch_text_put(t,
+                 "  gpu.func @%s(%%args: !llvm.ptr<1>) kernel attributes {nvvm.reqntid = array<i32: %d, 1, 1>",
+                 part->name, BLOCK_THREADS);
+  if (l->min_ctas_per_sm > 0)
+    latch_text_put(t, ", nvvm.minctasm = %lld : i32", (long long)l->min_ctas_per_sm);
+  latch_text_put(t, "} {\n");
+  latch_text_put(t, "    %%c0 = arith.constant 0 : i32\n");
+  latch_text_put(t, "    %%c1 = arith.constant 1 : i32\n");
+  latch_text_put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
+  latch_text_put(t, "    %%grid = nvvm.read.ptx.sreg.nctaid.x : i32\n");
+  latch_text_put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
+  latch_text_put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
+  latch_text_put(t, "    %%counter_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
+                 ARG_SYNC_WORDS);
+  latch_text_put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
+  latch_text_put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
+  if (l->dataflow && !d)
+    latch_text_put(t, "    %%task_done = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
+                   DATAFLOW_FIRST_WORD);
+  if (l->number_ctas) {
+    /* %c<r> for the ranks after 0 and 1, and %c<slots> */
+    for (int r = 2; r < SPREAD_RANKS; ++r)
+      latch_text_put(t, "    %%c%d = arith.constant %d : i32\n", r, r);
+    latch_text_put(t, "    %%c%d = arith.constant %d : i32\n", SPREAD_SM_SLOTS, SPREAD_SM_SLOTS);
+    write_spread_claim(w);
+    if (l->solo_attention)
+      latch_text_put(t, "    %%solo_shared = llvm.mlir.addressof @latch_solo : !llvm.ptr<3>\n");
+  }
+  if (counted) {
+    if (!(l->dataflow && !d)) /* with dataflow each counted wave has its own tile counter */
+      latch_text_put(t, "    %%tile_counter = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
+                     TILE_COUNTER_WORD);
+    latch_text_put(t, "    %%next_tile = llvm.mlir.addressof @latch_next_tile : !llvm.ptr<3>\n");
+  }
+  latch_text_put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
+                 ARG_TRACE);
+  latch_text_put(t, "    %%trace_word = llvm.load %%trace_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
+  latch_text_put(t, "    %%trace = llvm.inttoptr %%trace_word : i64 to !llvm.ptr<1>\n");
+  latch_text_put(t, "    %%no_trace = arith.constant 0 : i64\n");
+  latch_text_put(t, "    %%tracing = arith.cmpi ne, %%trace_word, %%no_trace : i64\n");
+  latch_text_put(t, "    %%trace_leader = arith.andi %%tracing, %%leader : i1\n");
+  latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
+  latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
+  latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
+  write_tile_records_start(w, l);
+  write_trace_smid(w);
+  if (d)
+    write_table_waves(w, l, d);
+  int counted_waves = 0;  /* with dataflow: the counted waves before the current one */
+  bool waited = false;    /* with dataflow: the current interval's wave 0 was waited for at the last interval's end */
+  for (int i = part->first; !d && i < part->end; ++i) {
+    write_trace(w, "    ", "%trace_leader", i, 0, 1);
+    for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
+      if (l->dataflow && !(wave == 0 && waited))
+        write_dependency_wait(w, l, global_wave(l, i, wave));
+      else if (!l->dataflow && wave > 0)
+        write_barrier(w, l, i, -1, false);
+      if (wave_counted(l, i, wave)) {
+        int word = l->dataflow ? (int)(l->ticket_first_word + LINE_WORDS * counted_waves++) : -1;
+        *tickets += write_counted_tile_loop(w, l, i, wave, *tickets, word);
+      } else {
+        write_tile_loop(w, l, i, wave, l->dataflow, 0);
+      }
+    }
+    waited = false;
+    if (i + 1 < part->end && l->dataflow) {
+      /* Trace points 1 and 2 around the wait for the next interval's first wave: the trace's barrier wait. */
+      latch_text_put(t, "    scf.if %%tracing {\n");
+      latch_text_put(t, "      nvvm.barrier0\n");
+      latch_text_put(t, "    }\n");
+      write_trace(w, "    ", "%trace_leader", i, 1, 1);
+      if (l->interval_waves[i + 1] > 0) {
+        write_dependency_wait(w, l, global_wave(l, i + 1, 0));
+        waited = true;
+      }
+      write_trace(w, "    ", "%trace_leader", i, 2, 1);
+    } else if (i + 1 < part->end) {
+      write_barrier(w, l, i, -1, true);
+      write_trace(w, "    ", "%trace_leader", i, 2, 1);
+    } else {
+      /* The last interval has no grid barrier: its tiles are done when the CTA's threads are. */
+      latch_text_put(t, "    scf.if %%tracing {\n");
+      latch_text_put(t, "      nvvm.barrier0\n");
+      latch_text_put(t, "    }\n");
+      write_trace(w, "    ", "%trace_leader", i, 1, 2);
+    }
+  }
+  latch_text_put(t, "    gpu.return\n");
+  latch_text_put(t, "  }\n");
+}
+
 /* A scratch gpu.module declaring the device functions and holding the kernel. */
 static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text *t) {
   writer w = {t, 0, false, 0};
@@ -1808,96 +1999,12 @@ static void write_kernel(const lowerer *l, const dispatch_tables *d, latch_text 
     if (!seen)
       latch_text_put(t, "  func.func private @\"%s\"(i32, !llvm.ptr<1>)\n", l->tasks[i].function);
   }
-  latch_text_put(t,
-                 "  gpu.func @latch_main(%%args: !llvm.ptr<1>) kernel attributes {nvvm.reqntid = array<i32: %d, 1, 1>",
-                 BLOCK_THREADS);
-  if (l->min_ctas_per_sm > 0)
-    latch_text_put(t, ", nvvm.minctasm = %lld : i32", (long long)l->min_ctas_per_sm);
-  latch_text_put(t, "} {\n");
-  latch_text_put(t, "    %%c0 = arith.constant 0 : i32\n");
-  latch_text_put(t, "    %%c1 = arith.constant 1 : i32\n");
-  latch_text_put(t, "    %%cta = nvvm.read.ptx.sreg.ctaid.x : i32\n");
-  latch_text_put(t, "    %%grid = nvvm.read.ptx.sreg.nctaid.x : i32\n");
-  latch_text_put(t, "    %%tid = nvvm.read.ptx.sreg.tid.x : i32\n");
-  latch_text_put(t, "    %%leader = arith.cmpi eq, %%tid, %%c0 : i32\n");
-  latch_text_put(t, "    %%counter_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
-                 ARG_SYNC_WORDS);
-  latch_text_put(t, "    %%counter_word = llvm.load %%counter_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
-  latch_text_put(t, "    %%counter = llvm.inttoptr %%counter_word : i64 to !llvm.ptr<1>\n");
-  if (l->dataflow && !d)
-    latch_text_put(t, "    %%task_done = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
-                   DATAFLOW_FIRST_WORD);
-  if (l->number_ctas) {
-    /* %c<r> for the ranks after 0 and 1, and %c<slots> */
-    for (int r = 2; r < SPREAD_RANKS; ++r)
-      latch_text_put(t, "    %%c%d = arith.constant %d : i32\n", r, r);
-    latch_text_put(t, "    %%c%d = arith.constant %d : i32\n", SPREAD_SM_SLOTS, SPREAD_SM_SLOTS);
-    write_spread_claim(&w);
-    if (l->solo_attention)
-      latch_text_put(t, "    %%solo_shared = llvm.mlir.addressof @latch_solo : !llvm.ptr<3>\n");
-  }
-  if (counted) {
-    if (!(l->dataflow && !d)) /* with dataflow each counted wave has its own tile counter */
-      latch_text_put(t, "    %%tile_counter = llvm.getelementptr %%counter[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32\n",
-                     TILE_COUNTER_WORD);
-    latch_text_put(t, "    %%next_tile = llvm.mlir.addressof @latch_next_tile : !llvm.ptr<3>\n");
-  }
-  latch_text_put(t, "    %%trace_slot = llvm.getelementptr %%args[%d] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64\n",
-                 ARG_TRACE);
-  latch_text_put(t, "    %%trace_word = llvm.load %%trace_slot {alignment = 8 : i64} : !llvm.ptr<1> -> i64\n");
-  latch_text_put(t, "    %%trace = llvm.inttoptr %%trace_word : i64 to !llvm.ptr<1>\n");
-  latch_text_put(t, "    %%no_trace = arith.constant 0 : i64\n");
-  latch_text_put(t, "    %%tracing = arith.cmpi ne, %%trace_word, %%no_trace : i64\n");
-  latch_text_put(t, "    %%trace_leader = arith.andi %%tracing, %%leader : i1\n");
-  latch_text_put(t, "    %%cta_wide = arith.extui %%cta : i32 to i64\n");
-  latch_text_put(t, "    %%trace_words = arith.constant %lld : i64\n", (long long)l->interval_count * 3);
-  latch_text_put(t, "    %%trace_row = arith.muli %%cta_wide, %%trace_words : i64\n");
-  write_tile_records_start(&w, l);
-  write_trace_smid(&w);
-  if (d)
-    write_table_waves(&w, l, d);
   uint32_t tickets = 0; /* drawn from the tile counter before the current wave */
-  int counted_waves = 0;  /* with dataflow: the counted waves before the current one */
-  bool waited = false;    /* with dataflow: the current interval's wave 0 was waited for at the last interval's end */
-  for (int i = 0; !d && i < l->interval_count; ++i) {
-    write_trace(&w, "    ", "%trace_leader", i, 0, 1);
-    for (int wave = 0; wave < l->interval_waves[i]; ++wave) {
-      if (l->dataflow && !(wave == 0 && waited))
-        write_dependency_wait(&w, l, global_wave(l, i, wave));
-      else if (!l->dataflow && wave > 0)
-        write_barrier(&w, l, i, -1, false);
-      if (wave_counted(l, i, wave)) {
-        int word = l->dataflow ? (int)(l->ticket_first_word + LINE_WORDS * counted_waves++) : -1;
-        tickets += write_counted_tile_loop(&w, l, i, wave, tickets, word);
-      } else {
-        write_tile_loop(&w, l, i, wave, l->dataflow, 0);
-      }
-    }
-    waited = false;
-    if (i + 1 < l->interval_count && l->dataflow) {
-      /* Trace points 1 and 2 around the wait for the next interval's first wave: the trace's barrier wait. */
-      latch_text_put(t, "    scf.if %%tracing {\n");
-      latch_text_put(t, "      nvvm.barrier0\n");
-      latch_text_put(t, "    }\n");
-      write_trace(&w, "    ", "%trace_leader", i, 1, 1);
-      if (l->interval_waves[i + 1] > 0) {
-        write_dependency_wait(&w, l, global_wave(l, i + 1, 0));
-        waited = true;
-      }
-      write_trace(&w, "    ", "%trace_leader", i, 2, 1);
-    } else if (i + 1 < l->interval_count) {
-      write_barrier(&w, l, i, -1, true);
-      write_trace(&w, "    ", "%trace_leader", i, 2, 1);
-    } else {
-      /* The last interval has no grid barrier: its tiles are done when the CTA's threads are. */
-      latch_text_put(t, "    scf.if %%tracing {\n");
-      latch_text_put(t, "      nvvm.barrier0\n");
-      latch_text_put(t, "    }\n");
-      write_trace(&w, "    ", "%trace_leader", i, 1, 2);
-    }
-  }
-  latch_text_put(t, "    gpu.return\n");
-  latch_text_put(t, "  }\n");
+  for (int k = 0; k < l->launch_count; ++k)
+    if (l->launches[k].cooperative)
+      write_main_part(&w, l, d, &l->launches[k], &tickets);
+    else if (!l->staged) /* with staged=true it is written below */
+      write_staged_kernel(&w, l, l->launches[k].interval, l->launches[k].wave);
   w.spread_ready = false; /* the staged kernels number their CTAs by %cta */
   for (int i = 0; l->staged && i < l->interval_count; ++i)
     for (int wave = 0; wave < staged_waves(l, i); ++wave)
@@ -1915,7 +2022,9 @@ static MlirWalkResult relocate(MlirOperation op, void *user_data) {
  * several call sites and stays out of line, and ptxas serializes its wgmma (C7510). A body with wgmma that
  * @latch_main reaches by exactly one call (a task whose signature no other task has, the standalone
  * products) is marked alwaysinline: it is inlined once, the code does not grow, and its wgmma run
- * asynchronously. Its @task_<N> is marked too, so that a staged kernel calling it inlines its own copy. */
+ * asynchronously. Its @task_<N> is marked too, so that a staged kernel calling it inlines its own copy. With
+ * attention-kernels the calls are counted over every kernel of the update (the parts of @latch_main and the
+ * apart intervals' kernels), which call each task where the one @latch_main would. */
 typedef struct call_count {
   MlirStringRef callee;
   unsigned calls;
@@ -1962,9 +2071,11 @@ static MlirWalkResult count_call(MlirOperation op, void *user_data) {
 static bool inline_lone_wgmma_bodies(lowerer *l) {
   MlirSymbolTable symbols = mlirSymbolTableCreate(l->gpu_module);
   call_counts tasks = {.weight = 1}, bodies = {0};
-  MlirOperation kernel = mlirSymbolTableLookup(symbols, str("latch_main"));
-  if (!mlirOperationIsNull(kernel))
-    mlirOperationWalk(kernel, count_call, &tasks, MlirWalkPreOrder);
+  for (int k = 0; k < l->launch_count; ++k) { /* the update's kernels: each task called as in one @latch_main */
+    MlirOperation kernel = mlirSymbolTableLookup(symbols, str(l->launches[k].name));
+    if (!mlirOperationIsNull(kernel))
+      mlirOperationWalk(kernel, count_call, &tasks, MlirWalkPreOrder);
+  }
   for (size_t i = 0; i < tasks.count && !tasks.failed; ++i) {
     MlirOperation task = mlirSymbolTableLookup(symbols, tasks.entries[i].callee);
     bodies.weight = tasks.entries[i].calls;
@@ -2340,6 +2451,12 @@ static bool record_manifest(lowerer *l) {
         any = true;
       }
   }
+  if (l->launch_count > 1) {
+    latch_text_put(&t, "],\n \"launches\": [");
+    for (int k = 0; k < l->launch_count; ++k)
+      latch_text_put(&t, "%s{\"kernel\": \"%s\", \"cooperative\": %s}", k ? ", " : "", l->launches[k].name,
+                     l->launches[k].cooperative ? "true" : "false");
+  }
   latch_text_put(&t, "],\n \"args\": [");
   for (intptr_t k = 0, n = mlirBlockGetNumArguments(s->body); k < n; ++k) {
     latch_text_put(&t, k ? ",\n" : "\n");
@@ -2387,7 +2504,12 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   /* Table dispatch walks its waves from tables and keeps the grid barriers. */
   l.dataflow = ((const lower_options *)options)->dataflow && !l.table_dispatch;
   l.barrier_red = ((const lower_options *)options)->barrier_red && !l.table_dispatch;
-  if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && record_manifest(&l))
+  /* Apart kernels end a part of @latch_main, which the dataflow waits, the table's one loop over all waves
+   * and the CTAs' numbering (claimed once per update) do not allow. */
+  l.attention_kernels = ((const lower_options *)options)->attention_kernels && !l.dataflow && !l.table_dispatch &&
+                        !l.number_ctas;
+  if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && plan_launches(&l) &&
+      record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)
     latch_schedule_deinitialize(&l.schedule);
@@ -2401,6 +2523,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   free(l.interval_first_wave);
   free(l.dep_start);
   free(l.wave_deps);
+  free(l.launches);
   return l.errors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }
 

@@ -270,6 +270,45 @@ static bool read_staged_kernels(reader *r, const latch_json_value *root, latch_m
   return true;
 }
 
+/* The optional "launches": at least two objects {"kernel": name, "cooperative": bool}, in launch order, the
+ * first a cooperative launch of the manifest's "kernel" (the runtime sizes the grid by it). */
+static bool read_launches(reader *r, const latch_json_value *root, latch_manifest *m) {
+  if (!latch_json_object_get(root, "launches"))
+    return true;
+  const latch_json_value *list = get(r, root, "", "launches", LATCH_JSON_ARRAY, true);
+  if (!list)
+    return false;
+  if (list->count < 2)
+    return fail(r, list, "launches", "when present, lists at least two kernels (one is \"kernel\" alone)");
+  m->launches = calloc(list->count, sizeof(*m->launches));
+  if (!m->launches)
+    return fail(r, list, "launches", "out of memory");
+  m->launch_count = (int64_t)list->count;
+  static const char *const keys[] = {"kernel", "cooperative", NULL};
+  for (size_t i = 0; i < list->count; ++i) {
+    char path[64];
+    snprintf(path, sizeof(path), "launches[%zu]", i);
+    const latch_json_value *item = list->elements[i];
+    if (item->kind != LATCH_JSON_OBJECT)
+      return fail(r, item, path, "expected an object, found %s", latch_json_kind_name(item->kind));
+    if (!check_keys(r, item, path, keys))
+      return false;
+    const latch_json_value *kernel = get(r, item, path, "kernel", LATCH_JSON_STRING, true);
+    const latch_json_value *cooperative = kernel ? get(r, item, path, "cooperative", LATCH_JSON_BOOL, true) : NULL;
+    if (!cooperative)
+      return false;
+    char where[96];
+    join(where, sizeof(where), path, "kernel");
+    if (!(m->launches[i].kernel = copy_string(r, kernel, where, false)))
+      return false;
+    m->launches[i].cooperative = cooperative->boolean;
+  }
+  if (!m->launches[0].cooperative || strcmp(m->launches[0].kernel, m->kernel) != 0)
+    return fail(r, list->elements[0], "launches[0]", "must be the cooperative launch of \"kernel\" ('%s')",
+                m->kernel);
+  return true;
+}
+
 static bool read_args(reader *r, const latch_json_value *root, latch_manifest *m) {
   const latch_json_value *list = get(r, root, "", "args", LATCH_JSON_ARRAY, true);
   if (!list)
@@ -504,7 +543,7 @@ static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m
     return fail(r, root, "", "a manifest is a JSON object, not %s", latch_json_kind_name(root->kind));
   static const char *const keys[] = {"version",   "kernel", "block",   "dynamic_shared_bytes", "arena_bytes",
                                      "intervals", "args",   "results", "staged_kernels",       "probes",
-                                     "tile_trace", "sync_words", NULL};
+                                     "tile_trace", "sync_words", "launches", NULL};
   if (!check_keys(r, root, "", keys))
     return false;
   if (!read_integer(r, root, "", "version", INT64_MIN, INT64_MAX, true, &m->version))
@@ -545,7 +584,8 @@ static bool read_root(reader *r, const latch_json_value *root, latch_manifest *m
       return false;
     m->tile_trace = tile_trace->boolean;
   }
-  return read_intervals(r, root, m) && read_staged_kernels(r, root, m) && read_args(r, root, m) &&
+  return read_intervals(r, root, m) && read_staged_kernels(r, root, m) && read_launches(r, root, m) &&
+         read_args(r, root, m) &&
          read_results(r, root, m) && read_probes(r, root, m);
 }
 
@@ -616,6 +656,9 @@ latch_status latch_manifest_load(const char *path, latch_manifest *out_manifest)
 
 void latch_manifest_deinitialize(latch_manifest *manifest) {
   free(manifest->kernel);
+  for (int64_t i = 0; manifest->launches && i < manifest->launch_count; ++i)
+    free(manifest->launches[i].kernel);
+  free(manifest->launches);
   for (int64_t i = 0; manifest->intervals && i < manifest->interval_count; ++i) {
     free(manifest->intervals[i].name);
     free(manifest->intervals[i].kind);

@@ -89,6 +89,12 @@ typedef struct latch_manifest_probe {
   bool intact_at_end;           /* no later value of the update is written over its bytes */
 } latch_manifest_probe;
 
+/* One kernel launch of the update (docs/device-abi.md "Launches"). */
+typedef struct latch_manifest_launch {
+  char *kernel;
+  bool cooperative; /* a part of the persistent kernel (grid barriers: every CTA co-resident) */
+} latch_manifest_launch;
+
 typedef struct latch_manifest {
   int64_t version;
   char *kernel;
@@ -107,6 +113,11 @@ typedef struct latch_manifest {
    * launch order (docs/device-abi.md "Staged control"); 0 and NULL when absent. */
   int64_t staged_kernel_count;
   char **staged_kernels;
+  /* Optional ("launches", from latch-lower-intervals{attention-kernels=true}): the update's kernels in launch
+   * order, the parts of the persistent kernel (cooperative) between kernels of intervals that run apart
+   * (docs/device-abi.md "Launches"); 0 and NULL when absent (the update is `kernel`, one cooperative launch). */
+  int64_t launch_count;
+  latch_manifest_launch *launches;
   int64_t arg_count;
   latch_manifest_arg *args;
   int64_t result_count;

@@ -123,11 +123,27 @@ static latch_status choose_grid(latch_program *p, const latch_program_options *o
   return latch_ok_status();
 }
 
+/* Finds kernel `name` (`list`[index] of the manifest) and lets it run the manifest's block and dynamic
+ * shared memory. */
+static latch_status load_kernel(latch_program *p, const char *image_name, const char *name, const char *list,
+                                int64_t index, CUfunction *out) {
+  const latch_manifest *m = p->manifest;
+  latch_cuda_driver *d = &p->driver;
+  int threads = m->block[0] * m->block[1] * m->block[2], max_threads = 0;
+  LATCH_CU_RETURN_IF_ERROR(d, cuModuleGetFunction, (out, p->module, name), "finding the kernel '%s' (%s[%lld]) in '%s'",
+                           name, list, (long long)index, image_name);
+  LATCH_CU_RETURN_IF_ERROR(d, cuFuncGetAttribute, (&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, *out),
+                           "reading the largest block of '%s'", name);
+  if (threads > max_threads)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED,
+                             "kernel '%s' (%s[%lld]) can run at most %d threads per CTA, but the manifest's block has %d",
+                             name, list, (long long)index, max_threads, threads);
+  return allow_dynamic_shared(p, *out, name);
+}
+
 /* Staged mode: finds every kernel of the manifest's "staged_kernels". */
 static latch_status load_staged_kernels(latch_program *p, const char *image_name) {
   const latch_manifest *m = p->manifest;
-  latch_cuda_driver *d = &p->driver;
-  int threads = m->block[0] * m->block[1] * m->block[2];
   if (m->staged_kernel_count == 0)
     return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
                              "the manifest lists no \"staged_kernels\" (compile with "
@@ -135,28 +151,41 @@ static latch_status load_staged_kernels(latch_program *p, const char *image_name
   p->staged_kernels = calloc((size_t)m->staged_kernel_count, sizeof(CUfunction));
   if (!p->staged_kernels)
     return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (int64_t i = 0; i < m->staged_kernel_count; ++i) {
-    const char *name = m->staged_kernels[i];
-    int max_threads = 0;
-    LATCH_CU_RETURN_IF_ERROR(d, cuModuleGetFunction, (&p->staged_kernels[i], p->module, name),
-                             "finding the staged kernel '%s' (staged_kernels[%lld]) in '%s'", name, (long long)i,
-                             image_name);
-    LATCH_CU_RETURN_IF_ERROR(d, cuFuncGetAttribute,
-                             (&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, p->staged_kernels[i]),
-                             "reading the largest block of '%s'", name);
-    if (threads > max_threads)
+  for (int64_t i = 0; i < m->staged_kernel_count; ++i)
+    LATCH_RETURN_IF_ERROR_AS_IS(
+        load_kernel(p, image_name, m->staged_kernels[i], "staged_kernels", i, &p->staged_kernels[i]));
+  return latch_ok_status();
+}
+
+/* Persistent mode with the manifest's "launches": finds every kernel of the update. A cooperative one has
+ * grid barriers, so the grid that choose_grid sized by "kernel" must fit it as well. */
+static latch_status load_launches(latch_program *p, const char *image_name) {
+  const latch_manifest *m = p->manifest;
+  latch_cuda_driver *d = &p->driver;
+  int threads = m->block[0] * m->block[1] * m->block[2];
+  p->launch_kernels = calloc((size_t)m->launch_count, sizeof(CUfunction));
+  if (!p->launch_kernels)
+    return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (int64_t i = 0; i < m->launch_count; ++i) {
+    const char *name = m->launches[i].kernel;
+    LATCH_RETURN_IF_ERROR_AS_IS(load_kernel(p, image_name, name, "launches", i, &p->launch_kernels[i]));
+    if (!m->launches[i].cooperative)
+      continue;
+    int ctas_per_sm = 0;
+    LATCH_CU_RETURN_IF_ERROR(d, cuOccupancyMaxActiveBlocksPerMultiprocessor,
+                             (&ctas_per_sm, p->launch_kernels[i], threads, (size_t)m->dynamic_shared_bytes),
+                             "asking how many CTAs of '%s' fit on an SM", name);
+    if ((int64_t)ctas_per_sm * p->sm_count < p->grid)
       return LATCH_MAKE_STATUS(LATCH_STATUS_RESOURCE_EXHAUSTED,
-                               "staged kernel '%s' can run at most %d threads per CTA, but the manifest's block has %d",
-                               name, max_threads, threads);
-    latch_status allowed = allow_dynamic_shared(p, p->staged_kernels[i], name);
-    if (allowed)
-      return allowed;
+                               "a cooperative launch of '%s' (launches[%lld]) on %d CTAs needs them all co-resident, "
+                               "but at most %d SMs x %d CTAs per SM fit",
+                               name, (long long)i, p->grid, p->sm_count, ctas_per_sm);
   }
   return latch_ok_status();
 }
 
-/* A staged kernel's launch: the program's grid and block on the staged stream, with `attribute` (or none). */
-static CUlaunchConfig staged_launch_config(const latch_program *p, CUlaunchAttribute *attribute) {
+/* A launch of the program's grid and block on the graph's stream, with `attribute` (or none). */
+static CUlaunchConfig grid_launch_config(const latch_program *p, CUlaunchAttribute *attribute) {
   const latch_manifest *m = p->manifest;
   CUlaunchConfig config;
   memset(&config, 0, sizeof(config));
@@ -172,30 +201,42 @@ static CUlaunchConfig staged_launch_config(const latch_program *p, CUlaunchAttri
   return config;
 }
 
-/* Staged mode: captures one update (every staged kernel in order, each a normal launch of the grid; each
- * after the first with programmatic stream serialization, so it may launch as soon as the previous kernel's
- * CTAs have all executed griddepcontrol.launch_dependents, and its griddepcontrol.wait orders its memory
- * accesses after that kernel) into a CUDA graph on a stream of its own, and instantiates it. */
+/* Captures one update into a CUDA graph on a stream of its own, and instantiates it. Staged mode: every
+ * staged kernel in order, each a normal launch of the grid; each after the first with programmatic stream
+ * serialization, so it may launch as soon as the previous kernel's CTAs have all executed
+ * griddepcontrol.launch_dependents, and its griddepcontrol.wait orders its memory accesses after that kernel.
+ * Persistent mode with "launches": each kernel in order on the grid, cooperative where the manifest says. */
 static latch_status capture_graph(latch_program *p) {
   const latch_manifest *m = p->manifest;
   latch_cuda_driver *d = &p->driver;
+  const char *what = p->staged ? "the staged update" : "the update's launches";
+  int64_t count = p->staged ? m->staged_kernel_count : m->launch_count;
   /* A blocking stream: work on the legacy default stream (the memsets and copies) stays ordered with it. */
-  LATCH_CU_RETURN_IF_ERROR(d, cuStreamCreate, (&p->stream, CU_STREAM_DEFAULT), "creating the staged stream");
+  LATCH_CU_RETURN_IF_ERROR(d, cuStreamCreate, (&p->stream, CU_STREAM_DEFAULT), "creating the stream of %s", what);
   LATCH_CU_RETURN_IF_ERROR(d, cuStreamBeginCapture_v2, (p->stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-                           "starting the capture of the staged update");
+                           "starting the capture of %s", what);
   CUdeviceptr arg_block = p->arg_block;
   void *params[] = {&arg_block};
   latch_status status = latch_ok_status();
-  for (int64_t i = 0; i < m->staged_kernel_count && !status; ++i) {
+  for (int64_t i = 0; i < count && !status; ++i) {
     CUlaunchAttribute attribute;
     memset(&attribute, 0, sizeof(attribute));
-    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    attribute.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig config = staged_launch_config(p, i > 0 ? &attribute : NULL);
-    status = LATCH_CU_CALL(d, cuLaunchKernelEx, (&config, p->staged_kernels[i], params, NULL));
+    bool attributed;
+    if (p->staged) {
+      attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attribute.value.programmaticStreamSerializationAllowed = 1;
+      attributed = i > 0;
+    } else {
+      attribute.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+      attribute.value.cooperative = 1;
+      attributed = m->launches[i].cooperative;
+    }
+    CUlaunchConfig config = grid_launch_config(p, attributed ? &attribute : NULL);
+    CUfunction kernel = p->staged ? p->staged_kernels[i] : p->launch_kernels[i];
+    status = LATCH_CU_CALL(d, cuLaunchKernelEx, (&config, kernel, params, NULL));
     if (status)
-      status = latch_status_annotate(status, __FILE__, __LINE__, "capturing staged kernel '%s' on %d CTAs",
-                                     m->staged_kernels[i], p->grid);
+      status = latch_status_annotate(status, __FILE__, __LINE__, "capturing kernel '%s' of %s on %d CTAs",
+                                     p->staged ? m->staged_kernels[i] : m->launches[i].kernel, what, p->grid);
   }
   /* The capture ends even after a failed launch, so that the stream is usable (and destroyable). */
   CUgraph graph = NULL;
@@ -205,9 +246,9 @@ static latch_status capture_graph(latch_program *p) {
     return status;
   if (ended != CUDA_SUCCESS)
     return latch_status_annotate(latch_cuda_result_status(d, ended, "cuStreamEndCapture", __FILE__, __LINE__),
-                                 __FILE__, __LINE__, "ending the capture of the staged update");
+                                 __FILE__, __LINE__, "ending the capture of %s", what);
   LATCH_CU_RETURN_IF_ERROR(d, cuGraphInstantiateWithFlags, (&p->graph_exec, p->graph, 0),
-                           "instantiating the graph of %lld staged kernels", (long long)m->staged_kernel_count);
+                           "instantiating the graph of %s (%lld kernels)", what, (long long)count);
   return latch_ok_status();
 }
 
@@ -245,6 +286,8 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
   if (options->staged)
     LATCH_RETURN_IF_ERROR(load_staged_kernels(p, image_name), "setting up the staged control");
   LATCH_RETURN_IF_ERROR(choose_grid(p, options), "choosing the grid of '%s'", m->kernel);
+  if (!options->staged && m->launch_count > 0)
+    LATCH_RETURN_IF_ERROR(load_launches(p, image_name), "setting up the update's launches");
 
   LATCH_RETURN_IF_ERROR(allocate(p, (size_t)m->arena_bytes, "the arena", &p->arena), "setting up the arena");
   if (p->arena % LATCH_ABI_ARENA_ALIGNMENT != 0)
@@ -283,8 +326,9 @@ static latch_status initialize(latch_program *p, const char *image_name, const v
   LATCH_RETURN_IF_ERROR(status, "setting up the argument block");
   LATCH_CU_RETURN_IF_ERROR(d, cuEventCreate, (&p->start, CU_EVENT_DEFAULT), "creating timing events");
   LATCH_CU_RETURN_IF_ERROR(d, cuEventCreate, (&p->end, CU_EVENT_DEFAULT), "creating timing events");
-  if (options->staged)
-    LATCH_RETURN_IF_ERROR(capture_graph(p), "setting up the staged control");
+  if (options->staged || m->launch_count > 0)
+    LATCH_RETURN_IF_ERROR(capture_graph(p), options->staged ? "setting up the staged control"
+                                                             : "setting up the update's launches");
   return latch_ok_status();
 }
 
@@ -329,6 +373,7 @@ void latch_program_deinitialize(latch_program *p) {
   }
   free(p->buffers);
   free(p->staged_kernels);
+  free(p->launch_kernels);
   /* A wedged kernel may still run: keep the driver loaded (process exit tears the context down). */
   if (!p->wedged)
     latch_cuda_driver_unload(d);
@@ -450,7 +495,7 @@ latch_status latch_program_launch_probed(latch_program *p, bool trace, void *con
   for (int64_t i = 0; i < m->staged_kernel_count; ++i) {
     /* A normal launch in stream order: the previous kernel has completed, and griddepcontrol.wait (which
      * waits for a programmatic predecessor) returns at once. */
-    CUlaunchConfig config = staged_launch_config(p, NULL);
+    CUlaunchConfig config = grid_launch_config(p, NULL);
     LATCH_CU_RETURN_IF_ERROR(d, cuLaunchKernelEx, (&config, p->staged_kernels[i], params, NULL),
                              "launching staged kernel '%s' (%lld of %lld) of the probed update on %d CTAs",
                              m->staged_kernels[i], (long long)i + 1, (long long)m->staged_kernel_count, p->grid);
@@ -478,12 +523,14 @@ latch_status latch_program_launch(latch_program *p, bool trace, double *out_mill
   LATCH_RETURN_IF_ERROR_AS_IS(begin_update(p, trace));
   CUdeviceptr arg_block = p->arg_block;
   void *params[] = {&arg_block};
-  CUstream stream = p->staged ? p->stream : NULL;
+  CUstream stream = p->graph_exec ? p->stream : NULL;
   LATCH_CU_RETURN_IF_ERROR(d, cuEventRecord, (p->start, stream), "recording the start event");
-  if (p->staged)
+  if (p->graph_exec)
     LATCH_CU_RETURN_IF_ERROR(d, cuGraphLaunch, (p->graph_exec, p->stream),
-                             "launching the graph of %lld staged kernels on %d CTAs of %d x %d x %d threads",
-                             (long long)m->staged_kernel_count, p->grid, m->block[0], m->block[1], m->block[2]);
+                             "launching the graph of %lld %s kernels on %d CTAs of %d x %d x %d threads",
+                             (long long)(p->staged ? m->staged_kernel_count : m->launch_count),
+                             p->staged ? "staged" : "persistent-mode", p->grid, m->block[0], m->block[1],
+                             m->block[2]);
   else
     LATCH_CU_RETURN_IF_ERROR(d, cuLaunchCooperativeKernel,
                              (p->kernel, (unsigned)p->grid, 1, 1, (unsigned)m->block[0], (unsigned)m->block[1],

@@ -2,7 +2,9 @@
  * (PTX through the JIT, or a cubin) and its persistent kernel, the grid, every device buffer of the
  * argument block (docs/device-abi.md) and the launch of one update. In staged mode (docs/device-abi.md
  * "Staged control") an update is instead one CUDA graph of the manifest's staged kernels, each a normal
- * launch of the same grid, joined by programmatic dependent launch. */
+ * launch of the same grid, joined by programmatic dependent launch. A manifest with "launches"
+ * (docs/device-abi.md "Launches") makes the persistent mode's update a CUDA graph too: the parts of the
+ * persistent kernel (cooperative launches) and the kernels of the intervals that run apart, in order. */
 #ifndef LATCH_RUNTIME_PROGRAM_H
 #define LATCH_RUNTIME_PROGRAM_H
 
@@ -47,6 +49,8 @@ typedef struct latch_program {
    * runs on, the captured graph and its executable. */
   bool staged;
   CUfunction *staged_kernels;
+  /* Persistent mode with the manifest's "launches": their kernels; the update is then a graph as well. */
+  CUfunction *launch_kernels;
   CUstream stream;
   CUgraph graph;
   CUgraphExec graph_exec;
@@ -69,8 +73,8 @@ latch_status latch_program_read_arg(latch_program *program, int64_t index, void 
 latch_status latch_program_read_result(latch_program *program, int64_t index, void *host);
 
 /* Runs one update: zeroes the sync words (and, with `trace`, the trace buffer, whose address goes
- * into args[2] for this launch only), launches the kernel cooperatively (staged mode: launches the graph of
- * staged kernels), waits (at most the timeout) and returns the update's time from CUDA events in
+ * into args[2] for this launch only), launches the kernel cooperatively (staged mode, or a manifest with
+ * "launches": launches the graph), waits (at most the timeout) and returns the update's time from CUDA events in
  * milliseconds. */
 latch_status latch_program_launch(latch_program *program, bool trace, double *out_milliseconds);
 

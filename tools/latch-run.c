@@ -573,6 +573,10 @@ static latch_status run_updates(run_state *s) {
   if (o->staged)
     printf("mode staged: %lld kernels (%s ... %s) as one CUDA graph per update, programmatic dependent launch\n",
            (long long)m->staged_kernel_count, m->staged_kernels[0], m->staged_kernels[m->staged_kernel_count - 1]);
+  else if (m->launch_count > 0)
+    printf("mode persistent: %lld launches (parts of %s between the kernels of intervals that run apart) as one "
+           "CUDA graph per update\n",
+           (long long)m->launch_count, m->kernel);
   if (o->verbose && p->jit_info_log[0])
     printf("JIT info log:\n%s\n", p->jit_info_log);
   for (int64_t k = 0; k < m->arg_count; ++k) {
@@ -646,21 +650,31 @@ static latch_status check_image(const char *path, const char *image, size_t size
   return latch_ok_status();
 }
 
-/* --mode=staged: the manifest lists the staged kernels, and PTX text defines each of them as an entry. */
-static latch_status check_staged(const char *path, const latch_manifest *m, const char *image, size_t size) {
-  if (m->staged_kernel_count == 0)
+/* Whether `image` is PTX text without an entry named `name` (a cubin is not searched). */
+static bool ptx_lacks_entry(const char *image, size_t size, const char *name) {
+  if (size < 4 || memchr(image, '\0', size) || !strstr(image, ".version"))
+    return false;
+  char entry[600];
+  snprintf(entry, sizeof(entry), ".entry %s(", name);
+  return !strstr(image, entry);
+}
+
+/* The kernels that an update launches besides "kernel" exist: with --mode=staged the manifest's staged
+ * kernels (it must list some), else its "launches" (docs/device-abi.md "Launches"), if any. */
+static latch_status check_kernels(const char *path, const latch_manifest *m, bool staged, const char *image,
+                                  size_t size) {
+  if (staged && m->staged_kernel_count == 0)
     return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
                              "--mode=staged: the manifest lists no \"staged_kernels\" (compile with "
                              "latch-lower-intervals{staged=true})");
-  if (size >= 4 && !memchr(image, '\0', size) && strstr(image, ".version"))
-    for (int64_t i = 0; i < m->staged_kernel_count; ++i) {
-      char entry[600];
-      snprintf(entry, sizeof(entry), ".entry %s(", m->staged_kernels[i]);
-      if (!strstr(image, entry))
-        return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT,
-                                 "--mode=staged: '%s' has no kernel '%s' (staged_kernels[%lld] of the manifest)",
-                                 path, m->staged_kernels[i], (long long)i);
-    }
+  int64_t count = staged ? m->staged_kernel_count : m->launch_count;
+  for (int64_t i = 0; i < count; ++i) {
+    const char *name = staged ? m->staged_kernels[i] : m->launches[i].kernel;
+    if (ptx_lacks_entry(image, size, name))
+      return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "%s'%s' has no kernel '%s' (%s[%lld] of the manifest)",
+                               staged ? "--mode=staged: " : "", path, name, staged ? "staged_kernels" : "launches",
+                               (long long)i);
+  }
   return latch_ok_status();
 }
 
@@ -675,8 +689,8 @@ static latch_status run(run_state *s) {
   LATCH_RETURN_IF_ERROR(latch_read_file(o->program, (size_t)1 << 31, &s->image, &s->image_size),
                         "reading the program");
   LATCH_RETURN_IF_ERROR(check_image(o->program, s->image, s->image_size), "reading the program");
-  if (o->staged)
-    LATCH_RETURN_IF_ERROR(check_staged(o->program, &s->manifest, s->image, s->image_size), "reading the program");
+  LATCH_RETURN_IF_ERROR(check_kernels(o->program, &s->manifest, o->staged, s->image, s->image_size),
+                        "reading the program");
   s->loss_result = find_loss(&s->manifest);
   if (o->probe_dir)
     LATCH_RETURN_IF_ERROR(check_probes(s), "reading the manifest of '%s'", o->program);
@@ -702,6 +716,11 @@ static latch_status run(run_state *s) {
       printf("staged: %lld kernels, one graph per update:", (long long)s->manifest.staged_kernel_count);
       for (int64_t i = 0; i < s->manifest.staged_kernel_count; ++i)
         printf(" %s", s->manifest.staged_kernels[i]);
+      printf("\n");
+    } else if (s->manifest.launch_count > 0) {
+      printf("launches: %lld kernels, one graph per update:", (long long)s->manifest.launch_count);
+      for (int64_t i = 0; i < s->manifest.launch_count; ++i)
+        printf(" %s%s", s->manifest.launches[i].kernel, s->manifest.launches[i].cooperative ? "" : " (apart)");
       printf("\n");
     }
     if (o->verbose)

@@ -8,7 +8,8 @@
  * for the manifest's "kernel" first, then the staged kernels in launch order) writes
  *     arena word w = K * 1000000 + w      (u32 words over the whole arena, args[0])
  * so a value read from the arena tells which kernel wrote it last and from which offset it was read. Every
- * launch is logged to stderr as "fake-cuda: launch K NAME" when $LATCH_FAKE_CUDA_LOG is set. Graph capture
+ * launch is logged to stderr as "fake-cuda: launch K NAME", with " (cooperative)" after a cooperative one, when
+ * $LATCH_FAKE_CUDA_LOG is set. Graph capture
  * records launches and cuGraphLaunch replays them. Events complete at once; every update takes 1 ms.
  * Shared memory as on the device: every kernel has FAKE_STATIC_SHARED bytes of static shared memory
  * (@latch_main's tile-counter words), and a CTA fits only when its dynamic shared memory is within the
@@ -43,6 +44,7 @@ struct CUfunc_st {
 typedef struct launch {
   struct CUfunc_st *function;
   CUdeviceptr arg_block;
+  bool cooperative;
 } launch;
 
 struct CUgraph_st {
@@ -66,9 +68,9 @@ static allocation *find_allocation(CUdeviceptr pointer) {
 }
 
 /* "Runs" kernel `f`: fills the arena (args[0] of the argument block) with its pattern. */
-static CUresult run_kernel(struct CUfunc_st *f, CUdeviceptr arg_block) {
+static CUresult run_kernel(struct CUfunc_st *f, CUdeviceptr arg_block, bool cooperative) {
   if (getenv("LATCH_FAKE_CUDA_LOG"))
-    fprintf(stderr, "fake-cuda: launch %d %s\n", f->number, f->name);
+    fprintf(stderr, "fake-cuda: launch %d %s%s\n", f->number, f->name, cooperative ? " (cooperative)" : "");
   const uint64_t *block = (const uint64_t *)(uintptr_t)arg_block;
   if (!find_allocation(arg_block))
     return CUDA_ERROR_INVALID_VALUE;
@@ -302,7 +304,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
       (void)hStream;
   if (gridDimX == 0 || gridDimX > 2)
     return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
-  return run_kernel(f, *(CUdeviceptr *)kernelParams[0]);
+  return run_kernel(f, *(CUdeviceptr *)kernelParams[0], true);
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra) {
@@ -310,15 +312,20 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **ker
   if (config->gridDimX == 0)
     return CUDA_ERROR_INVALID_VALUE;
   CUdeviceptr arg_block = *(CUdeviceptr *)kernelParams[0];
+  bool cooperative = false;
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    cooperative |= config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && config->attrs[i].value.cooperative;
+  if (cooperative && config->gridDimX > 2) /* as cuLaunchCooperativeKernel: 2 SMs, 1 CTA each */
+    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
   if (!capturing)
-    return run_kernel(f, arg_block);
+    return run_kernel(f, arg_block, cooperative);
   if (capturing->count == MAX_RECORDED)
     return CUDA_ERROR_OUT_OF_MEMORY;
   launch *more = realloc(capturing->launches, (capturing->count + 1) * sizeof(launch));
   if (!more)
     return CUDA_ERROR_OUT_OF_MEMORY;
   capturing->launches = more;
-  capturing->launches[capturing->count++] = (launch){f, arg_block};
+  capturing->launches[capturing->count++] = (launch){f, arg_block, cooperative};
   return CUDA_SUCCESS;
 }
 
@@ -364,7 +371,8 @@ CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
   if (!instantiated)
     return CUDA_ERROR_INVALID_VALUE;
   for (size_t i = 0; i < instantiated->count; ++i) {
-    CUresult result = run_kernel(instantiated->launches[i].function, instantiated->launches[i].arg_block);
+    CUresult result = run_kernel(instantiated->launches[i].function, instantiated->launches[i].arg_block,
+                                 instantiated->launches[i].cooperative);
     if (result != CUDA_SUCCESS)
       return result;
   }

@@ -160,6 +160,8 @@ static int cmd_manifest(const char *path) {
            (long long)m.intervals[i].tiles);
   for (int64_t i = 0; i < m.staged_kernel_count; ++i)
     printf("staged_kernel %lld %s\n", (long long)i, m.staged_kernels[i]);
+  for (int64_t i = 0; i < m.launch_count; ++i)
+    printf("launch %lld %s%s\n", (long long)i, m.launches[i].kernel, m.launches[i].cooperative ? " cooperative" : "");
   static const char *const inits[] = {"normal", "ones", "zeros"};
   for (int64_t k = 0; k < m.arg_count; ++k) {
     const latch_manifest_arg *a = &m.args[k];
