@@ -804,7 +804,7 @@ static bool plan_launches(lowerer *l) {
     return false;
   }
   int parts = 0;
-  for (int first = 0; first < l->interval_count || (first == 0 && l->interval_count == 0);) {
+  for (int first = 0; first < l->interval_count || parts == 0;) { /* a program without intervals: one part */
     if (split && interval_apart(l, first)) {
       for (int wave = 0; wave < l->interval_waves[first]; ++wave) {
         launch *k = &l->launches[l->launch_count++];
@@ -814,20 +814,15 @@ static bool plan_launches(lowerer *l) {
       ++first;
       continue;
     }
-    int end = first + 1;
+    int end = first;
     while (end < l->interval_count && !(split && interval_apart(l, end)))
       ++end;
-    if (end > l->interval_count)
-      end = l->interval_count;
     launch *k = &l->launches[l->launch_count++];
-    if (parts == 0)
+    if (parts++ == 0)
       snprintf(k->name, MAX_SYMBOL, "latch_main");
     else
-      snprintf(k->name, MAX_SYMBOL, "latch_main_%d", parts);
-    parts++;
+      snprintf(k->name, MAX_SYMBOL, "latch_main_%d", parts - 1);
     k->cooperative = true, k->first = first, k->end = end;
-    if (end == first)
-      break; /* a program without intervals: @latch_main alone */
     first = end;
   }
   /* The names this pass adds beyond @latch_main and the staged kernels (read_program checked those). */

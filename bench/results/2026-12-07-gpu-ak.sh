@@ -8,6 +8,9 @@
 # .bundle, made as gpu-rn2.sh says and then
 #   sh bench/variant.sh ak 'latch-lower-intervals{attention-kernels=true}'
 #   cp runtime/*.[ch] runtime/*.def .bundle/src/runtime/ && cp tools/latch-run.c .bundle/src/tools/
+#   git branch akon (main with attention-kernels on by default)
+#   PROGRAMS=tinymoe-small,tinymoe-bthd,tinymoe-2x512,attention-grad,attention-grad-bf16,attention-grad-long \
+#     sh bench/base-bundle.sh akon .bundle/akon
 #   cp bench/results/2026-12-07-gpu-ak.sh .bundle/gpu-ak.sh
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
@@ -17,6 +20,13 @@ echo "== attention-kernels against main at 2x1024"
 bin/latch-run programs/tinymoe-2x1024-ak/prog.ptx --steps 2 --init 1 --random-inputs 2 2>&1 | grep -E "mode|error|median" | head -5
 bash bench/chain.sh -s 2x1024:5 .:base .:ak
 date -u
+if [ -d akon ]; then
+  echo "== checks (akon: attention-kernels on by default)"
+  (cd akon && sh build-latch-run.sh . >/dev/null && python3 checks/run_checks.py --only \
+    tinymoe-small,tinymoe-bthd,tinymoe-2x512,attention-grad,attention-grad-bf16,attention-grad-long \
+    --checks compare,grad,loss100,determinism 2>&1 | grep -v "^PASS" | tail -8)
+  date -u
+fi
 bash bench/chain.sh -s "${SHAPES:-2x1024:5,32x1024:3}" . rn2 | tee "$OUT/chain.txt"
 echo "== checks (rn2)"
 (cd rn2 && sh build-latch-run.sh . >/dev/null && python3 checks/run_checks.py --only \
