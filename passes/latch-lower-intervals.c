@@ -124,7 +124,7 @@ static const latch_pass_option lower_option_table[] = {
      "number in @latch_main times gridDim.x, known when the kernel is written, instead of a release fence and an "
      "atomic add whose returned count thread 0 waits for (not with table-dispatch, whose barriers run in a loop)",
      offsetof(lower_options, barrier_red)},
-    {"attention-kernels", LATCH_OPTION_BOOL, "false",
+    {"attention-kernels", LATCH_OPTION_BOOL, "true",
      "each interval whose waves are all round-robin attention-gradient tiles runs as kernels of its own (its "
      "staged kernels: all the registers they need and the launch's fetch of their code) between parts of "
      "@latch_main (@latch_main, @latch_main_1, ...), which latch-run launches in the order of the manifest's "
