@@ -1,7 +1,8 @@
 /* latch-run.c - runs a compiled Latch program (PTX or cubin plus FILE.manifest.json from `latch-opt
  * --emit=ptx`) on a GPU through the CUDA driver (runtime/): fills the arguments like latch-interp (--init,
  * --random-inputs, --input, --data), runs N updates as N cooperative launches of the persistent kernel
- * (or, with --mode=staged, N launches of a CUDA graph of one kernel per interval),
+ * (a CUDA graph of its parts and the kernels between them when the manifest lists "launches"; with
+ * --mode=staged, N launches of a CUDA graph of one kernel per interval),
  * prints every update's loss and the median update time, and optionally writes a per-CTA trace, every
  * buffer and the manifest's probes (task results such as the routing, read from the arena) as .npy. Needs only libcuda at run time (loaded with dlopen), no LLVM or MLIR. */
 #include <errno.h>
@@ -28,7 +29,8 @@ static const char usage[] =
     "as latch-interp --train-steps prints it) and the median update time (CUDA events around each launch).\n"
     "Arguments are filled exactly as latch-interp fills them, so the two can be compared bit for bit.\n"
     "\n"
-    "  --steps N                updates to run (one cooperative launch each)\n"
+    "  --steps N                updates to run (one cooperative launch each, or one graph of the\n"
+    "                           manifest's \"launches\")\n"
     "  --init SEED              fill every \"param\" argument not given by --input by the initialisation rule\n"
     "                           of docs/task-dialect.md (bit-identical to latch-interp --init SEED)\n"
     "  --random-inputs SEED     fill every \"input\" argument not given by the same rule (latch-interp\n"
