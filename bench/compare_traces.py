@@ -17,7 +17,11 @@ whose CTAs' first tiles of an interval take longest in A against B, beside their
 thirty-seven: the persistent kernel's first tiles run on code fetched from memory, and its attention
 tiles share their SM with a second CTA).
 
-  python3 bench/compare_traces.py A.json B.json [--top N] [--shared-sms N] [--first-tiles N]
+With --kinds N: the intervals summed by kind (the name after "iK."): how many, their spans, and their wait,
+span minus mean CTA work (the time a CTA of the interval waits at its end on average), in A and B; the N
+kinds whose wait is largest in B (round thirty-eight: where the 2x1024 update waits after attention-kernels).
+
+  python3 bench/compare_traces.py A.json B.json [--top N] [--shared-sms N] [--first-tiles N] [--kinds N]
 """
 import argparse
 import json
@@ -123,6 +127,21 @@ def compare_first_tiles(path_a, path_b, top):
               f"  later {len(b_later):4} {median(b_later):6.2f}")
 
 
+def compare_kinds(ra, rb, top):
+    """Prints the `top` interval kinds by their summed wait (span - mean CTA work) in B, with A's."""
+    sums = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])  # count, span A, wait A, span B, wait B
+    for a, b in zip(ra, rb):
+        row = sums[a["name"].split(".", 1)[-1]]
+        row[0] += 1
+        row[1] += a["span"]
+        row[2] += a["span"] - a["mean"]
+        row[3] += b["span"]
+        row[4] += b["span"] - b["mean"]
+    print(f"\ninterval kinds by wait in B (us; span - mean CTA work, summed; A / B):")
+    for kind, (count, span_a, wait_a, span_b, wait_b) in sorted(sums.items(), key=lambda kv: -kv[1][4])[:top]:
+        print(f"  {kind:32} {count:4} intervals   span {span_a:8.1f} / {span_b:8.1f}   wait {wait_a:7.1f} / {wait_b:7.1f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a")
@@ -132,6 +151,8 @@ def main():
                     help="also list each persistent trace's N intervals whose working CTAs share SMs most")
     ap.add_argument("--first-tiles", type=int, default=0, metavar="N",
                     help="with tile records in both traces: the N tasks whose CTAs' first tiles lose most in A")
+    ap.add_argument("--kinds", type=int, default=0, metavar="N",
+                    help="also the N interval kinds with the most wait (span - mean CTA work) in B, beside A's")
     args = ap.parse_args()
     ra, rb = intervals_of(args.a), intervals_of(args.b)
     if len(ra) != len(rb):
@@ -154,6 +175,8 @@ def main():
         print(f"  {a['name']:32} {b['span'] - a['span']:+8.1f}   span {a['span']:7.1f} / {b['span']:7.1f}   "
               f"mean {a['mean']:7.1f} / {b['mean']:7.1f}   busiest {a['busiest']:7.1f} / {b['busiest']:7.1f}   "
               f"gap {a['gap']:5.1f} / {b['gap']:5.1f}")
+    if args.kinds > 0:
+        compare_kinds(ra, rb, args.kinds)
     for path in (args.a, args.b) if args.shared_sms > 0 else ():
         sm_sharing(path, args.shared_sms)
     if args.first_tiles > 0:

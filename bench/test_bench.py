@@ -208,6 +208,11 @@ def test_compare_traces(tmp):
     ok = (r.returncode == 0 and rows.get("sum of spans", [""])[0] == "18.0us" and rows["sum of spans"][1] == "9.0us"
           and rows.get("sum of gaps", [""])[0] == "2.0us" and rows.get("sum of mean CTA work", [""])[0] == "14.0us")
     check("compare_traces.py: sums of spans, gaps and mean work", ok, "" if ok else r.stdout[:300] + r.stderr[:200])
+    r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), a, b, "--top", "0", "--kinds", "3"],
+                       capture_output=True, text=True)
+    kinds = [line.split() for line in r.stdout.splitlines() if line.startswith("  map ")]
+    ok = r.returncode == 0 and kinds == [["map", "2", "intervals", "span", "18.0", "/", "9.0", "wait", "4.0", "/", "0.0"]]
+    check("compare_traces.py --kinds: spans and waits summed by kind", ok, "" if ok else r.stdout[-300:] + r.stderr[:200])
     trace(b, [[(0, 5), (0, 5)]])
     r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), a, b], capture_output=True, text=True)
     check("compare_traces.py: traces of different schedules are refused", r.returncode != 0 and "intervals" in r.stderr)
