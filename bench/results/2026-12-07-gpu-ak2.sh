@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Session thirty-eight's call (device time short: rn2 and solo-attention of gpu-ak.sh left out):
-# latch-lower-intervals{attention-kernels} against main at 2x1024 (bits after 3 updates, A/B 5 rounds; at
-# 32x1024 the attention gradient's waves are counted and the program is unchanged); the GPU checks of akon
-# (main with the option on by default) on the programs with attention gradients; then bench/run.sh at
-# 2x1024 with the time left, with main's program, or attention-kernels' (compiled with staged=true as
-# well, so the same file serves the staged row) when it was faster with identical bits and clean checks.
-# From the bundle's root: LIMIT_S=... timeout ... bash .bundle/gpu-ak2.sh > $OUT/log 2>&1, carrying .bundle,
-# made as gpu-ak.sh's header says, plus programs/tinymoe-2x1024-akstaged/prog.ptx (and its manifest) from
-#   latch-opt source.mlir --emit=ptx with latch-compile's passes and latch-lower-intervals{staged=true attention-kernels=true}
+# Session thirty-eight's call: latch-lower-intervals{attention-kernels} against main at 2x1024 (bits after 3
+# updates, A/B 5 rounds; at 32x1024 the attention gradient's waves are counted and the program is
+# unchanged); the GPU checks of akon (main with the option on by default) on the programs with attention
+# gradients; then bench/run.sh at 2x1024 with the time left, with main's program, or attention-kernels'
+# (compiled with staged=true as well, so the same file serves the staged row) when it was faster with
+# identical bits and clean checks (the check counted tinymoe-2x512's 5 known grad rows as failures, so the
+# call's table ran on main's program). From the bundle's root:
+#   LIMIT_S=... timeout ... bash .bundle/gpu-ak2.sh > $OUT/log 2>&1, carrying .bundle, made on main 9519ec5 by
+#   KEEP=tinymoe-2x1024,tinymoe-32x1024 sh bench/prepare.sh
+#   sh bench/variant.sh ak 'latch-lower-intervals{attention-kernels=true}'
+#   git branch akon (main with attention-kernels on by default)
+#   PROGRAMS=tinymoe-small,tinymoe-bthd,tinymoe-2x512,attention-grad,attention-grad-bf16,attention-grad-long \
+#     sh bench/base-bundle.sh akon .bundle/akon
+#   mkdir .bundle/programs/tinymoe-2x1024-akstaged and, into it, latch-opt programs/tinymoe-2x1024/source.mlir
+#     --emit=ptx -o prog.ptx with latch-compile's passes and latch-lower-intervals{staged=true attention-kernels=true}
+#   cp bench/results/2026-12-07-gpu-ak2.sh .bundle/gpu-ak2.sh
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
