@@ -391,20 +391,6 @@ static bool read_program(lowerer *l) {
     }
     l->task_count++;
   }
-  static const char *const own_symbols[] = {"latch_main", "latch_next_tile", "latch_spread"};
-  for (size_t k = 0; k < sizeof(own_symbols) / sizeof(own_symbols[0]); ++k) {
-    MlirOperation existing = mlirSymbolTableLookup(symbols, str(own_symbols[k]));
-    if (!mlirOperationIsNull(existing))
-      report(l, existing, "gpu.module @latch already holds @%s", own_symbols[k]);
-  }
-  for (int i = 0; l->staged && i < l->interval_count; ++i)
-    for (int wave = 0; wave < staged_waves(l, i); ++wave) {
-      char name[MAX_SYMBOL];
-      staged_kernel_name(l, i, wave, name);
-      MlirOperation existing = mlirSymbolTableLookup(symbols, str(name));
-      if (!mlirOperationIsNull(existing))
-        report(l, existing, "gpu.module @latch already holds @%s", name);
-    }
   mlirSymbolTableDestroy(symbols);
   return l->errors == 0;
 }
@@ -825,15 +811,31 @@ static bool plan_launches(lowerer *l) {
     k->cooperative = true, k->first = first, k->end = end;
     first = end;
   }
-  /* The names this pass adds beyond @latch_main and the staged kernels (read_program checked those). */
+  return true;
+}
+
+static void report_held(lowerer *l, MlirSymbolTable symbols, const char *name) {
+  MlirOperation existing = mlirSymbolTableLookup(symbols, str(name));
+  if (!mlirOperationIsNull(existing))
+    report(l, existing, "gpu.module @latch already holds @%s", name);
+}
+
+/* Reports each symbol this pass is about to add that gpu.module @latch already holds: the update's kernels
+ * (@latch_main, its parts, the apart intervals' kernels), its shared globals and the staged kernels (an
+ * apart interval's kernel is one of those with staged=true, and checked once). */
+static bool check_names_free(lowerer *l) {
   MlirSymbolTable symbols = mlirSymbolTableCreate(l->gpu_module);
-  for (int k = 1; k < l->launch_count; ++k) {
-    if (!l->launches[k].cooperative && l->staged)
-      continue;
-    MlirOperation existing = mlirSymbolTableLookup(symbols, str(l->launches[k].name));
-    if (!mlirOperationIsNull(existing))
-      report(l, existing, "gpu.module @latch already holds @%s", l->launches[k].name);
-  }
+  for (int k = 0; k < l->launch_count; ++k)
+    if (l->launches[k].cooperative || !l->staged)
+      report_held(l, symbols, l->launches[k].name);
+  report_held(l, symbols, "latch_next_tile");
+  report_held(l, symbols, "latch_spread");
+  for (int i = 0; l->staged && i < l->interval_count; ++i)
+    for (int wave = 0; wave < staged_waves(l, i); ++wave) {
+      char name[MAX_SYMBOL];
+      staged_kernel_name(l, i, wave, name);
+      report_held(l, symbols, name);
+    }
   mlirSymbolTableDestroy(symbols);
   return l->errors == 0;
 }
@@ -2504,7 +2506,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.attention_kernels = ((const lower_options *)options)->attention_kernels && !l.dataflow && !l.table_dispatch &&
                         !l.number_ctas;
   if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && plan_launches(&l) &&
-      record_manifest(&l))
+      check_names_free(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)
     latch_schedule_deinitialize(&l.schedule);
