@@ -1121,9 +1121,9 @@ static bool balance(placement *p, bool place_optimizer) {
       int best = p->interval[i];
       double best_added = 0;
       for (int level = p->interval[i]; level <= latest[i]; ++level) {
-        double widest = tiles > 0 && cost > longest[level] ? cost : longest[level];
-        double added = latch_interval_span_ns(work[level] + cost * tiles, widest) -
-                       latch_interval_span_ns(work[level], longest[level]);
+        double with_work = work[level], with_longest = longest[level];
+        latch_interval_add_tiles(&with_work, &with_longest, cost, tiles);
+        double added = latch_interval_span_ns(with_work, with_longest) - latch_interval_span_ns(work[level], longest[level]);
         /* on ties a conversion takes the latest (its result lives less), an AdamW step the earliest (its
          * gradient does) */
         if (level == p->interval[i] || added < best_added || (!steps[i] && added == best_added)) {
