@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Session thirty-nine's call: two branches against main at 2x1024 (bits after 3 updates, A/B 5 rounds),
+# each with its GPU checks: rn2, the rmsnorm_grad rows (bench/results/2026-12-07-rmsnorm-grad-rows.patch),
+# and gks, task.grouped_matmul split in k (bench/results/2026-12-07-grouped-k-slices.patch: TinyMoE 2x1024's
+# down-projections 320 tiles of k 512 in place of 160 of k 1024; 32x1024 unchanged); then bench/run.sh at
+# 2x1024 on main with what is left (its trace is the per-interval picture for the next change), and rn2 at
+# 32x1024 if time remains. From the bundle's root:
+#   LIMIT_S=... timeout ... bash .bundle/gpu-s39.sh > $OUT/log 2>&1, carrying .bundle, made on main by
+#   KEEP=tinymoe-2x1024,tinymoe-32x1024 sh bench/prepare.sh
+#   git checkout -b rn2 && git am bench/results/2026-12-07-rmsnorm-grad-rows.patch && git checkout -
+#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small,rmsnorm-grad,rmsnorm-grad-odd,rmsnorm-grad-wide,norm-prologues \
+#     sh bench/base-bundle.sh rn2 .bundle/rn2
+#   git checkout -b gks && git am bench/results/2026-12-07-grouped-k-slices.patch && git checkout -
+#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small,tinymoe-2x512,grouped-matmul-split-bf16,grouped-matmul-bf16,grouped-matmul-transposed-bf16 \
+#     sh bench/base-bundle.sh gks .bundle/gks
+#   cp bench/results/2026-12-07-gpu-s39.sh .bundle/gpu-s39.sh
+cd "$(dirname "$0")" || exit 2
+start=$(date +%s)
+left() { echo $((${LIMIT_S:-550} - ($(date +%s) - start))); }
+echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+for b in . rn2 gks; do (cd $b && sh build-latch-run.sh . >/dev/null) & done; wait
+echo "== rn2 against main"
+bash bench/chain.sh -s 2x1024:5 . rn2 | tee "$OUT/rn2.txt"
+echo "== gks against main"
+bash bench/chain.sh -s 2x1024:5 . gks | tee "$OUT/gks.txt"
+date -u
+echo "== checks (rn2)"
+(cd rn2 && python3 checks/run_checks.py --only \
+  rmsnorm-grad,rmsnorm-grad-odd,rmsnorm-grad-wide,norm-prologues,tinymoe-small --checks compare,grad,loss100,determinism \
+  2>&1 | tee "$OUT/rn2-checks.txt" | grep -v "^PASS" | tail -8)
+echo "== checks (gks)"
+(cd gks && python3 checks/run_checks.py --only \
+  grouped-matmul-split-bf16,grouped-matmul-bf16,grouped-matmul-transposed-bf16,tinymoe-small,tinymoe-2x512 \
+  --checks compare,grad,loss100,determinism 2>&1 | tee "$OUT/gks-checks.txt" | grep -v "^PASS" | tail -12)
+date -u
+echo "== the benchmark at 2x1024 on main, $(left) s left"
+[ "$(left)" -gt 150 ] && timeout $(($(left) - 10)) bench/run.sh --shapes 2x1024 --budget-s $(($(left) - 40))
+date -u
+echo "== rn2 at 32x1024, $(left) s left"
+[ "$(left)" -gt 100 ] && timeout $(($(left) - 5)) bash bench/chain.sh -s 32x1024:2 . rn2
+date -u
