@@ -13,12 +13,20 @@
 #   git checkout -b gks && git am bench/results/2026-12-07-grouped-k-slices.patch && git checkout -
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small,tinymoe-2x512,grouped-matmul-split-bf16,grouped-matmul-bf16,grouped-matmul-transposed-bf16 \
 #     sh bench/base-bundle.sh gks .bundle/gks
+#   sh bench/variant.sh tt 'latch-lower-intervals{trace-tiles=true}' && rm -rf .bundle/programs/tinymoe-*-base
 #   cp bench/results/2026-12-07-gpu-s39.sh .bundle/gpu-s39.sh
+# First the tile records of main at 2x1024 (trace-tiles build: not for timing): which tasks' tiles take the
+# most time, and how long each kind's tiles run.
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
 left() { echo $((${LIMIT_S:-550} - ($(date +%s) - start))); }
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 for b in . rn2 gks; do (cd $b && sh build-latch-run.sh . >/dev/null) & done; wait
+echo "== tile records of main, 2x1024"
+bin/latch-run programs/tinymoe-2x1024-tt/prog.ptx --steps 3 --init 1 --random-inputs 2 --trace "$OUT/tt-2x1024.json" \
+  2>&1 | grep -E "median|error" | head -3
+python3 bench/busiest_ctas.py "$OUT/tt-2x1024.json" --tasks 60
+python3 bench/compare_traces.py "$OUT/tt-2x1024.json" "$OUT/tt-2x1024.json" --kinds 16 2>&1 | tail -22
 echo "== rn2 against main"
 bash bench/chain.sh -s 2x1024:5 . rn2 | tee "$OUT/rn2.txt"
 echo "== gks against main"
@@ -33,6 +41,10 @@ echo "== checks (gks)"
   grouped-matmul-split-bf16,grouped-matmul-bf16,grouped-matmul-transposed-bf16,tinymoe-small,tinymoe-2x512 \
   --checks compare,grad,loss100,determinism 2>&1 | tee "$OUT/gks-checks.txt" | grep -v "^PASS" | tail -12)
 date -u
+echo "== tile records of main, 32x1024"
+timeout 90 bin/latch-run programs/tinymoe-32x1024-tt/prog.ptx --steps 2 --init 1 --random-inputs 2 --trace /tmp/tt-32x1024.json \
+  2>&1 | grep -E "median|error" | head -3
+timeout 60 python3 bench/busiest_ctas.py /tmp/tt-32x1024.json --tasks 60
 echo "== the benchmark at 2x1024 on main, $(left) s left"
 [ "$(left)" -gt 150 ] && timeout $(($(left) - 10)) bench/run.sh --shapes 2x1024 --budget-s $(($(left) - 40))
 date -u
