@@ -27,6 +27,12 @@ bin/latch-run programs/tinymoe-2x1024-tt/prog.ptx --steps 3 --init 1 --random-in
   2>&1 | grep -E "median|error" | head -3
 python3 bench/busiest_ctas.py "$OUT/tt-2x1024.json" --tasks 60
 python3 bench/compare_traces.py "$OUT/tt-2x1024.json" "$OUT/tt-2x1024.json" --kinds 16 2>&1 | tail -22
+echo "== main at 2x1024, persistent against staged, interval by interval"
+for mode in persistent staged; do
+  bin/latch-run programs/tinymoe-2x1024/prog.ptx --mode=$mode --steps 5 --init 1 --random-inputs 2 --trace "$OUT/$mode-2x1024.json" \
+    2>&1 | grep -E "median|error" | head -2
+done
+python3 bench/compare_traces.py "$OUT/staged-2x1024.json" "$OUT/persistent-2x1024.json" --top 25 2>&1 | tail -40
 echo "== rn2 against main"
 bash bench/chain.sh -s 2x1024:5 . rn2 | tee "$OUT/rn2.txt"
 echo "== gks against main"
