@@ -13,7 +13,9 @@
 #   git checkout -b gks && git am bench/results/2026-12-07-grouped-k-slices.patch && git checkout -
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small,tinymoe-2x512,grouped-matmul-split-bf16,grouped-matmul-bf16,grouped-matmul-transposed-bf16 \
 #     sh bench/base-bundle.sh gks .bundle/gks
-#   sh bench/variant.sh tt 'latch-lower-intervals{trace-tiles=true}' && rm -rf .bundle/programs/tinymoe-*-base
+#   sh bench/variant.sh tt 'latch-lower-intervals{trace-tiles=true}'
+#   sh bench/variant.sh mc1 'latch-lower-intervals{min-ctas-per-sm=1}'   (one CTA per SM, no 128-register cap)
+#   rm -rf .bundle/programs/tinymoe-32x1024-base .bundle/programs/tinymoe-32x1024-mc1
 #   cp bench/results/2026-12-07-gpu-s39.sh .bundle/gpu-s39.sh
 # First the tile records of main at 2x1024 (trace-tiles build: not for timing): which tasks' tiles take the
 # most time, and how long each kind's tiles run.
@@ -37,6 +39,8 @@ echo "== rn2 against main"
 bash bench/chain.sh -s 2x1024:5 . rn2 | tee "$OUT/rn2.txt"
 echo "== gks against main"
 bash bench/chain.sh -s 2x1024:5 . gks | tee "$OUT/gks.txt"
+echo "== one CTA per SM against two, 2x1024 (last measured in round nine: 1.097)"
+bash bench/chain.sh -s 2x1024:3 .:base .:mc1
 date -u
 echo "== checks (rn2)"
 (cd rn2 && python3 checks/run_checks.py --only \
