@@ -10,12 +10,7 @@ this prints the interval's mean and busiest CTA work and the busiest CTA's tiles
 the CTA's entry into the interval), duration, task kind, the task's index in the interval and the tile's
 index in the task.
 
-With --tasks N instead: the N tasks whose tiles take the most time summed over all CTAs, one line each:
-interval, task index and kind, tiles, the mean and longest tile, and the sum; with the rate of a tile's
-work over its time this says which kind of tile runs slow, not only which interval waits.
-
   python3 bench/busiest_ctas.py TRACE.json [INTERVAL ...] [--top N]
-  python3 bench/busiest_ctas.py TRACE.json --tasks N
 """
 import argparse
 import json
@@ -71,32 +66,13 @@ def report(works, tiles, names, out=sys.stdout):
                   f"tile {e['args']['tile']}", file=out)
 
 
-def report_tasks(tiles, count, out=sys.stdout):
-    """The `count` tasks of the largest summed tile time: (interval, task) -> tile durations."""
-    per_task = defaultdict(list)
-    for (interval, _), events in tiles.items():
-        for e in events:
-            per_task[(interval, e["args"]["task"], e["name"])].append(e["dur"])
-    if not per_task:
-        sys.exit("busiest_ctas.py: no tile records (compile with latch-lower-intervals{trace-tiles=true})")
-    print(f"{'interval':<34} {'task':>4} {'kind':<30} {'tiles':>6} {'mean us':>8} {'max us':>8} {'sum us':>9}", file=out)
-    ranked = sorted(per_task.items(), key=lambda kv: sum(kv[1]), reverse=True)[:count]
-    for (interval, task, kind), durations in ranked:
-        print(f"{interval:<34} {task:>4} {kind:<30} {len(durations):>6} {sum(durations) / len(durations):>8.1f} "
-              f"{max(durations):>8.1f} {sum(durations):>9.1f}", file=out)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("trace")
     ap.add_argument("intervals", nargs="*", help="interval names or their iN prefixes")
     ap.add_argument("--top", type=int, default=5, help="without INTERVAL: how many intervals (default 5)")
-    ap.add_argument("--tasks", type=int, help="instead: the N tasks of the largest summed tile time")
     args = ap.parse_args()
     works, tiles = read(args.trace)
-    if args.tasks:
-        report_tasks(tiles, args.tasks)
-        return 0
     report(works, tiles, pick(works, args.intervals, args.top))
     return 0
 
