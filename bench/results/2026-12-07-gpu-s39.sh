@@ -16,6 +16,8 @@
 #   sh bench/variant.sh tt 'latch-lower-intervals{trace-tiles=true}'
 #   sh bench/variant.sh mc1 'latch-lower-intervals{min-ctas-per-sm=1}'   (one CTA per SM, no 128-register cap)
 #   rm -rf .bundle/programs/tinymoe-32x1024-base .bundle/programs/tinymoe-32x1024-mc1
+#   git checkout -b sd256 (main with LATCH_SPLIT_MIN_DEPTH 256 in dialects/schedule.h) && git checkout -
+#   PROGRAMS=tinymoe-2x1024 sh bench/base-bundle.sh sd256 .bundle/sd256
 #   cp bench/results/2026-12-07-gpu-s39.sh .bundle/gpu-s39.sh
 # First the tile records of main at 2x1024 (trace-tiles build: not for timing): which tasks' tiles take the
 # most time, and how long each kind's tiles run.
@@ -23,7 +25,7 @@ cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
 left() { echo $((${LIMIT_S:-550} - ($(date +%s) - start))); }
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
-for b in . rn2 gks; do (cd $b && sh build-latch-run.sh . >/dev/null) & done; wait
+for b in . rn2 gks sd256; do (cd $b && sh build-latch-run.sh . >/dev/null) & done; wait
 echo "== tile records of main, 2x1024"
 bin/latch-run programs/tinymoe-2x1024-tt/prog.ptx --steps 3 --init 1 --random-inputs 2 --trace "$OUT/tt-2x1024.json" \
   --trace-slowest 60 2>&1 | tail -64
@@ -40,6 +42,8 @@ echo "== gks against main"
 bash bench/chain.sh -s 2x1024:5 . gks | tee "$OUT/gks.txt"
 echo "== one CTA per SM against two, 2x1024 (last measured in round nine: 1.097)"
 bash bench/chain.sh -s 2x1024:3 .:base .:mc1
+echo "== products split down to 256-deep slices (the 64-tile products in 2 slices) against main, 2x1024"
+bash bench/chain.sh -s 2x1024:3 . sd256
 date -u
 echo "== checks (rn2)"
 (cd rn2 && python3 checks/run_checks.py --only \
