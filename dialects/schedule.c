@@ -508,7 +508,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     break;
   }
   case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (columns, chunk rows) tiles of dw */
-    tiles = ceil_div(rows(out), LATCH_WARP_ROW_TILE) + ceil_div(dim_from_end(out, 0), LATCH_NORM_DW_COLUMNS) *
+    tiles = ceil_div(rows(out), LATCH_NORM_DX_ROW_TILE) + ceil_div(dim_from_end(out, 0), LATCH_NORM_DW_COLUMNS) *
                                                            ceil_div(rows(out), latch_rmsnorm_grad_chunk_rows(rows(out)));
     break;
   case LATCH_OP_TASK_RMSNORM:

@@ -3146,13 +3146,18 @@ static int lane_sum(gen *g, const int *terms, int64_t n, int lane) {
 
 /* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ... (held in
  * registers when the row fits), then the butterfly (the same bits on every lane). */
+static int lane_row_sum_of_squares(gen *g, const int *v, int64_t d, int lane) {
+  int squares[ROW_LANE_PARTS];
+  for (int64_t m = 0; m < ceil_div(d, 32); ++m)
+    squares[m] = fmul(g, v[m], v[m]);
+  return warp_combine(g, "arith.addf", lane_sum(g, squares, d, lane));
+}
+
 static int warp_sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d, int lane) {
   if (row_in_lanes(d)) {
-    int v[ROW_LANE_PARTS], squares[ROW_LANE_PARTS];
+    int v[ROW_LANE_PARTS];
     lane_row(g, x, base, d, lane, v);
-    for (int64_t m = 0; m < ceil_div(d, 32); ++m)
-      squares[m] = fmul(g, v[m], v[m]);
-    return warp_combine(g, "arith.addf", lane_sum(g, squares, d, lane));
+    return lane_row_sum_of_squares(g, v, d, lane);
   }
   int acc, result;
   int c = loop1_begin(g, lane, ci64(g, d), ci64(g, 32), cf32(g, 0.0), "f32", &acc, &result);
@@ -3163,9 +3168,29 @@ static int warp_sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d,
 
 /* 1 / sqrt(mean(x^2) + eps) of a row, over a warp (the same code for rmsnorm_grad's dx and dw: bitwise
  * the same r). */
-static int warp_rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double eps, int lane) {
-  int mean = fdiv(g, warp_sum_of_squares(g, x, base, d, lane), cf32(g, (double)d));
+static int rms_inverse_of(gen *g, int sum_of_squares, int64_t d, double eps) {
+  int mean = fdiv(g, sum_of_squares, cf32(g, (double)d));
   return fdiv(g, cf32(g, 1.0), op1(g, "math.sqrt", fadd(g, mean, cf32(g, eps)), "f32"));
+}
+
+static int warp_rms_inverse(gen *g, const tensor_ref *x, int base, int64_t d, double eps, int lane) {
+  return rms_inverse_of(g, warp_sum_of_squares(g, x, base, d, lane), d, eps);
+}
+
+/* warp_rms_inverse of two rows, both rows' loads issued before either sum when a row fits the lanes (one
+ * wait for memory instead of two); the same bits per row. */
+static void warp_rms_inverse_pair(gen *g, const tensor_ref *x, const int base[2], int64_t d, double eps, int lane,
+                                  int inverse[2]) {
+  if (!row_in_lanes(d)) {
+    for (int r = 0; r < 2; ++r)
+      inverse[r] = warp_rms_inverse(g, x, base[r], d, eps, lane);
+    return;
+  }
+  int v[2][ROW_LANE_PARTS];
+  for (int r = 0; r < 2; ++r)
+    lane_row(g, x, base[r], d, lane, v[r]);
+  for (int r = 0; r < 2; ++r)
+    inverse[r] = rms_inverse_of(g, lane_row_sum_of_squares(g, v[r], d, lane), d, eps);
 }
 
 /* A warp per row (tiles of LATCH_WARP_ROW_TILE rows, warp_rows_begin): rms = sqrt(mean(x^2) + eps); y = x / rms * w, lane l
@@ -3411,22 +3436,23 @@ static void gen_cross_entropy_grad_from_stats(gen *g, task_io *io) {
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
  * tiles: the (column tile of LATCH_NORM_DW_COLUMNS columns, chunk of latch_rmsnorm_grad_chunk_rows rows)
- * tiles of dw (dialects/schedule.h says why these sizes), then the row tiles of dx: the dw tiles take
- * about twice as long, and numbered last they started last and ended their intervals (TinyMoE 2x1024,
- * H100, 2026-12-06: 10-11.6 us tiles started 11 us into a 14 us interval). A dw tile
- * computes r of its chunk's rows into shared memory (a warp per row); each thread then sums its column
+ * tiles of dw (dialects/schedule.h says why these sizes), then the row tiles of dx (LATCH_NORM_DX_ROW_TILE
+ * rows): the dw tiles take about twice as long, and numbered last they started last and ended their
+ * intervals (TinyMoE 2x1024, H100, 2026-12-06: 10-11.6 us tiles started 11 us into a 14 us interval). A dw
+ * tile computes r of its chunk's rows into shared memory (a warp per two rows, loaded together: a warp per
+ * row waited for memory once per row, 8 times in a 64-row chunk); each thread then sums its column
  * over the chunk's rows in increasing order (blocks of NORM_DW_UNROLL rows with their loads issued
  * first, then the rest one by one) into the chunk's part, stored in task scratch. The last chunk tile of
  * a column tile to arrive (task_scratch) adds the parts in chunk order into dw (NORM_DW_UNROLL parts
  * loaded at a time). Every sum runs in a fixed order: deterministic. */
-#define NORM_DW_UNROLL 8 /* rows (and parts) per thread whose loads a dw tile issues together */
+#define NORM_DW_UNROLL 16 /* rows (and parts) per thread whose loads a dw tile issues together */
 _Static_assert(LATCH_NORM_DW_COLUMNS == CTA_THREADS, "a dw tile's thread sums one column");
 _Static_assert(LATCH_NORM_DW_MAX_CHUNK_ROWS + 1 <= SHARED_FLOATS, "a chunk's inverse RMS and the flag fit @latch_smem");
 static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *dy = &io->in[2], *dx = &io->out[0], *dw = &io->out[1];
   double eps = latch_rmsnorm_grad_eps(op);
   int64_t d = last_dim(x), rows = row_count(x);
-  int64_t row_tiles = ceil_div(rows, LATCH_WARP_ROW_TILE), column_tiles = ceil_div(d, LATCH_NORM_DW_COLUMNS);
+  int64_t row_tiles = ceil_div(rows, LATCH_NORM_DX_ROW_TILE), column_tiles = ceil_div(d, LATCH_NORM_DW_COLUMNS);
   int64_t chunk_size = latch_rmsnorm_grad_chunk_rows(rows), chunks = ceil_div(rows, chunk_size);
   int partials = task_scratch(g, "partials", chunks * d, "f32");
   int arrivals = task_scratch(g, "arrivals", column_tiles, "i32");
@@ -3436,7 +3462,7 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   when_begin(g, cmpi(g, "sge", vt, dw_tile_count, "i64"));
   {
     /* a warp per row of dx: lane l takes columns l, l + 32, ... */
-    int row = warp_span_begin(g, sub(g, vt, dw_tile_count), LATCH_WARP_ROW_TILE, rows);
+    int row = warp_span_begin(g, sub(g, vt, dw_tile_count), LATCH_NORM_DX_ROW_TILE, rows);
     int base = mulc(g, row, d);
     if (row_in_lanes(d)) {
       int xs[ROW_LANE_PARTS], dys[ROW_LANE_PARTS], ws[ROW_LANE_PARTS], terms[ROW_LANE_PARTS];
@@ -3484,11 +3510,17 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
     int chunk_rows = mini(g, ci64(g, chunk_size), sub(g, ci64(g, rows), chunk));
     sync_threads(g);
     {
-      /* the chunk's inverse RMS, a warp per row, into shared memory */
-      int rr = loop_begin(g, divc(g, g->tid, 32), chunk_rows, ci64(g, WARPS));
-      int inverse = warp_rms_inverse(g, x, mulc(g, add(g, chunk, rr), d), d, eps, lane);
+      /* the chunk's inverse RMS, a warp per pair of rows (the second clamped to the chunk's last row), into
+       * shared memory */
+      int pair = loop_begin(g, divc(g, g->tid, 32), divc(g, addc(g, chunk_rows, 1), 2), ci64(g, WARPS));
+      int rr[2] = {mulc(g, pair, 2), 0}, base[2], inverse[2];
+      rr[1] = mini(g, addc(g, rr[0], 1), addc(g, chunk_rows, -1));
+      for (int r = 0; r < 2; ++r)
+        base[r] = mulc(g, add(g, chunk, rr[r]), d);
+      warp_rms_inverse_pair(g, x, base, d, eps, lane, inverse);
       when_begin(g, cmpi(g, "eq", lane, zero, "i64"));
-      shared_store(g, rr, inverse);
+      for (int r = 0; r < 2; ++r)
+        shared_store(g, rr[r], inverse[r]);
       when_end(g);
       loop_end(g);
     }

@@ -14,7 +14,7 @@
 // TASKS: "task.map"
 // TASKS: task.fused = "prologue", tiles = 0 : i64
 // TASKS: "task.rmsnorm_grad"
-// TASKS-SAME: tiles = 9 : i64
+// TASKS-SAME: tiles = 5 : i64
 // CHECK-LABEL: gpu.func @latch_main(
 // CHECK: scf.for
 // CHECK-NEXT: func.call @task_1(

@@ -944,35 +944,41 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 
 // -----
 
-// task.rmsnorm_grad: virtual tiles 0..9 are the dw tiles (one column tile of 256 columns x 10 chunks of
-// 64 rows: latch_rmsnorm_grad_chunk_rows; first, being the longer), tiles 10..84 the 8-row tiles of dx,
-// row tile vt - 10; dx and the inverse
-// RMS take a warp per row (the butterfly sums over lanes); the dw tile puts the chunk's inverse RMS in
-// shared memory, and each thread sums its column over the chunk's rows in order (blocks of 8 rows with
-// their loads first, then the rest one by one) into the chunk's part (task scratch:
-// @latch_task0_partials, 10 x 16), fenced (release); thread 0 counts the chunk in; the last of the 10
-// fences (acquire), adds the parts in chunk order (8 loaded at a time, then the other 2) into dw and
-// resets the counter.
+// task.rmsnorm_grad: virtual tiles 0..17 are the dw tiles (one column tile of 256 columns x 18 chunks of
+// 64 rows: latch_rmsnorm_grad_chunk_rows; first, being the longer), tiles 18..86 the 16-row tiles of dx,
+// row tile vt - 18; dx takes a warp per row (the butterfly sums over lanes), the dw tile's inverse RMS a
+// warp per two rows, both rows' loads first. The dw tile puts the chunk's inverse RMS in shared memory,
+// and each thread sums its column over the chunk's rows in order (blocks of 16 rows with their loads
+// first, then the rest one by one) into the chunk's part (task scratch: @latch_task0_partials, 18 x 16),
+// fenced (release); thread 0 counts the chunk in; the last of the 18 fences (acquire), adds the parts in
+// chunk order (16 loaded at a time, then the other 2) into dw and resets the counter.
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(%{{.*}}: i32 {llvm.range = #llvm.constant_range<i32, 0, {{[0-9]+}}>}, {{(%[^:]*: !llvm.ptr<1>, )+}}%[[PARTIALS:.*]]: !llvm.ptr<1>, %[[ARRIVALS:.*]]: !llvm.ptr<1>)
-// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c85_i64 step %c85_i64 : i64 {
-// CHECK: %[[ROWS:.*]] = arith.cmpi sge, %[[VT]], %c10_i64 : i64
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c87_i64 step %c87_i64 : i64 {
+// CHECK: %[[ROWS:.*]] = arith.cmpi sge, %[[VT]], %c18_i64 : i64
 // CHECK: scf.if %[[ROWS]] {
-// CHECK: %[[ROW_TILE:.*]] = arith.subi %[[VT]], %c10_i64 : i64
-// CHECK: arith.muli %[[ROW_TILE]], %c8_i64 : i64
+// CHECK: %[[ROW_TILE:.*]] = arith.subi %[[VT]], %c18_i64 : i64
+// CHECK: arith.muli %[[ROW_TILE]], %c16_i64 : i64
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK: math.sqrt
 // CHECK: llvm.store
 // CHECK: } else {
-// CHECK: %[[CT:.*]] = arith.divui %[[VT]], %c10_i64 : i64
-// CHECK: %[[CH:.*]] = arith.remui %[[VT]], %c10_i64 : i64
+// CHECK: %[[CT:.*]] = arith.divui %[[VT]], %c18_i64 : i64
+// CHECK: %[[CH:.*]] = arith.remui %[[VT]], %c18_i64 : i64
 // CHECK: nvvm.barrier0
+// CHECK: scf.for
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// CHECK: gpu.shuffle xor
+// CHECK: math.sqrt
 // CHECK: math.sqrt
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK: scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c8_i64 iter_args(%{{.*}}) -> (f32) : i64 {
-// CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-// CHECK-COUNT-8: arith.addf
+// CHECK: scf.for %{{.*}} = %c0_i64 to %{{.*}} step %c16_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-16: arith.addf
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1_i64 iter_args(%{{.*}}) -> (f32) : i64 {
 // CHECK: llvm.getelementptr %[[PARTIALS]]
 // CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
@@ -981,23 +987,23 @@ func.func @reduce_grad(%x: tensor<4x5xf32>, %dy: tensor<4xf32>) -> tensor<4x5xf3
 // CHECK: nvvm.barrier0
 // CHECK: llvm.fence syncscope("device") release
 // CHECK-NEXT: %[[OLD:.*]] = llvm.atomicrmw add %[[COUNTER]], %c1_i32 syncscope("device") monotonic : !llvm.ptr<1>, i32
-// CHECK-NEXT: arith.cmpi eq, %[[OLD]], %c9_i32 : i32
+// CHECK-NEXT: arith.cmpi eq, %[[OLD]], %c17_i32 : i32
 // CHECK: nvvm.barrier0
 // CHECK: llvm.fence syncscope("device") acquire
-// CHECK: %[[PARTS:.*]] = scf.for %{{.*}} = %c0_i64 to %c8_i64 step %c8_i64 iter_args(%{{.*}}) -> (f32) : i64 {
-// CHECK-COUNT-8: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK: %[[PARTS:.*]] = scf.for %{{.*}} = %c0_i64 to %c16_i64 step %c16_i64 iter_args(%{{.*}}) -> (f32) : i64 {
+// CHECK-COUNT-16: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK-NEXT: %[[NINE:.*]] = arith.addf %[[PARTS]], %{{.*}} : f32
+// CHECK-NEXT: %[[SEVENTEEN:.*]] = arith.addf %[[PARTS]], %{{.*}} : f32
 // CHECK: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK-NEXT: %[[DW:.*]] = arith.addf %[[NINE]], %{{.*}} : f32
+// CHECK-NEXT: %[[DW:.*]] = arith.addf %[[SEVENTEEN]], %{{.*}} : f32
 // CHECK: llvm.store %[[DW]], %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: llvm.store %c0_i32, %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : i32, !llvm.ptr<1>
-// CHECK: llvm.mlir.global internal @latch_task0_partials() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<160 x f32>
+// CHECK: llvm.mlir.global internal @latch_task0_partials() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<288 x f32>
 // CHECK: llvm.mlir.global internal @latch_task0_arrivals() {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<1 x i32>
 // CHECK: sym_name = "rmsnorm_grad"
-func.func @rmsnorm_grad(%x: tensor<600x16xf32>, %w: tensor<16xf32>, %dy: tensor<600x16xf32>) -> (tensor<600x16xf32>, tensor<16xf32>) {
-  %dx, %dw = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.000000e-05 : f64} : (tensor<600x16xf32>, tensor<16xf32>, tensor<600x16xf32>) -> (tensor<600x16xf32>, tensor<16xf32>)
-  return %dx, %dw : tensor<600x16xf32>, tensor<16xf32>
+func.func @rmsnorm_grad(%x: tensor<1100x16xf32>, %w: tensor<16xf32>, %dy: tensor<1100x16xf32>) -> (tensor<1100x16xf32>, tensor<16xf32>) {
+  %dx, %dw = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.000000e-05 : f64} : (tensor<1100x16xf32>, tensor<16xf32>, tensor<1100x16xf32>) -> (tensor<1100x16xf32>, tensor<16xf32>)
+  return %dx, %dw : tensor<1100x16xf32>, tensor<16xf32>
 }
 
 // -----
