@@ -1,4 +1,4 @@
-// rmsnorm-grad.mlir - task.rmsnorm_grad alone over several tiles: 600 rows (dw in 3 chunks of 256 rows that meet in task scratch) x 200 columns (4 column tiles, the last one partial).
+// rmsnorm-grad.mlir - task.rmsnorm_grad alone over several tiles: 600 rows (dw in 10 chunks of 64 rows that meet in task scratch) x 200 columns (one column tile of dw, partial).
 func.func @rmsnorm_grad(
     %x: tensor<600x200xf32> {task.name = "x", task.init_std = 1.0 : f64},
     %w: tensor<200xf32> {task.name = "w", task.init_std = 1.0 : f64},
