@@ -508,7 +508,7 @@ int64_t latch_task_tile_count(MlirOperation task) {
     break;
   }
   case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (columns, chunk rows) tiles of dw */
-    tiles = ceil_div(rows(out), LATCH_NORM_DX_ROW_TILE) + ceil_div(dim_from_end(out, 0), LATCH_NORM_DW_COLUMNS) *
+    tiles = ceil_div(rows(out), latch_rmsnorm_grad_dx_rows(rows(out), dim_from_end(out, 0))) + ceil_div(dim_from_end(out, 0), LATCH_NORM_DW_COLUMNS) *
                                                            ceil_div(rows(out), latch_rmsnorm_grad_chunk_rows(rows(out)));
     break;
   case LATCH_OP_TASK_RMSNORM:
@@ -531,6 +531,12 @@ int64_t latch_task_tile_count(MlirOperation task) {
     break;
   }
   return tiles < 1 ? 1 : tiles > 4096 ? 4096 : tiles;
+}
+
+int64_t latch_rmsnorm_grad_dx_rows(int64_t rows, int64_t columns) {
+  int64_t dw_tiles = ceil_div(columns, LATCH_NORM_DW_COLUMNS) * ceil_div(rows, latch_rmsnorm_grad_chunk_rows(rows));
+  return dw_tiles + ceil_div(rows, LATCH_NORM_DX_WIDE_ROW_TILE) <= LATCH_GRID_CTAS ? LATCH_NORM_DX_WIDE_ROW_TILE
+                                                                                 : LATCH_WARP_ROW_TILE;
 }
 
 int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows) {

@@ -3436,7 +3436,7 @@ static void gen_cross_entropy_grad_from_stats(gen *g, task_io *io) {
 
 /* dx per row: r (g - xh mean(g xh)) with g = dy w, xh = x r. dw[c] = sum over rows of dy xh. Virtual
  * tiles: the (column tile of LATCH_NORM_DW_COLUMNS columns, chunk of latch_rmsnorm_grad_chunk_rows rows)
- * tiles of dw (dialects/schedule.h says why these sizes), then the row tiles of dx (LATCH_NORM_DX_ROW_TILE
+ * tiles of dw (dialects/schedule.h says why these sizes), then the row tiles of dx (latch_rmsnorm_grad_dx_rows
  * rows): the dw tiles take about twice as long, and numbered last they started last and ended their
  * intervals (TinyMoE 2x1024, H100, 2026-12-06: 10-11.6 us tiles started 11 us into a 14 us interval). A dw
  * tile computes r of its chunk's rows into shared memory (a warp per two rows, loaded together: a warp per
@@ -3452,7 +3452,8 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   const tensor_ref *x = &io->in[0], *w = &io->in[1], *dy = &io->in[2], *dx = &io->out[0], *dw = &io->out[1];
   double eps = latch_rmsnorm_grad_eps(op);
   int64_t d = last_dim(x), rows = row_count(x);
-  int64_t row_tiles = ceil_div(rows, LATCH_NORM_DX_ROW_TILE), column_tiles = ceil_div(d, LATCH_NORM_DW_COLUMNS);
+  int64_t dx_rows = latch_rmsnorm_grad_dx_rows(rows, d);
+  int64_t row_tiles = ceil_div(rows, dx_rows), column_tiles = ceil_div(d, LATCH_NORM_DW_COLUMNS);
   int64_t chunk_size = latch_rmsnorm_grad_chunk_rows(rows), chunks = ceil_div(rows, chunk_size);
   int partials = task_scratch(g, "partials", chunks * d, "f32");
   int arrivals = task_scratch(g, "arrivals", column_tiles, "i32");
@@ -3462,7 +3463,7 @@ static void gen_rmsnorm_grad(gen *g, task_io *io, MlirOperation op) {
   when_begin(g, cmpi(g, "sge", vt, dw_tile_count, "i64"));
   {
     /* a warp per row of dx: lane l takes columns l, l + 32, ... */
-    int row = warp_span_begin(g, sub(g, vt, dw_tile_count), LATCH_NORM_DX_ROW_TILE, rows);
+    int row = warp_span_begin(g, sub(g, vt, dw_tile_count), dx_rows, rows);
     int base = mulc(g, row, d);
     if (row_in_lanes(d)) {
       int xs[ROW_LANE_PARTS], dys[ROW_LANE_PARTS], ws[ROW_LANE_PARTS], terms[ROW_LANE_PARTS];

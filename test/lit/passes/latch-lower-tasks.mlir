@@ -1008,6 +1008,20 @@ func.func @rmsnorm_grad(%x: tensor<1100x16xf32>, %w: tensor<16xf32>, %dy: tensor
 
 // -----
 
+// task.rmsnorm_grad with more dx tiles of 16 rows than the grid's CTAs take beside its dw tiles (64 + 256
+// > 264): dx tiles of 8 rows, a warp per row (64 dw tiles, then 512 dx tiles).
+// CHECK-LABEL: gpu.module @latch
+// CHECK: scf.for %[[VT:.*]] = %{{.*}} to %c576_i64 step %c576_i64 : i64 {
+// CHECK: %[[ROW_TILE:.*]] = arith.subi %[[VT]], %c64_i64 : i64
+// CHECK: arith.muli %[[ROW_TILE]], %c8_i64 : i64
+// CHECK: sym_name = "rmsnorm_grad_tall"
+func.func @rmsnorm_grad_tall(%x: tensor<4096x16xf32>, %w: tensor<16xf32>, %dy: tensor<4096x16xf32>) -> (tensor<4096x16xf32>, tensor<16xf32>) {
+  %dx, %dw = "task.rmsnorm_grad"(%x, %w, %dy) {eps = 1.000000e-05 : f64} : (tensor<4096x16xf32>, tensor<16xf32>, tensor<4096x16xf32>) -> (tensor<4096x16xf32>, tensor<16xf32>)
+  return %dx, %dw : tensor<4096x16xf32>, tensor<16xf32>
+}
+
+// -----
+
 // CHECK-LABEL: gpu.module @latch
 // CHECK: func.func @task_body_0(
 // CHECK: %[[DOT:.*]] = scf.for {{.*}} -> (f32)
