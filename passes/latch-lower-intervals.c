@@ -70,6 +70,7 @@ typedef struct lower_options {
   bool solo_attention;
   bool barrier_red;
   bool attention_kernels;
+  bool scatter_kernels;
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -131,6 +132,11 @@ static const latch_pass_option lower_option_table[] = {
      "\"launches\" (not with dataflow, table-dispatch, spread-ctas or solo-attention; with trace-tiles every "
      "wave is counted and none runs apart)",
      offsetof(lower_options, attention_kernels)},
+    {"scatter-kernels", LATCH_OPTION_BOOL, "false",
+     "as attention-kernels, each interval whose waves are all round robin and that holds a task.scatter_add_rows "
+     "runs as its staged kernels (TinyMoE 2x1024's scatter tiles took twice as long in @latch_main as in their "
+     "staged kernels; the same exclusions)",
+     offsetof(lower_options, scatter_kernels)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -215,6 +221,7 @@ typedef struct lowerer {
   bool number_ctas;        /* either: @latch_main numbers its CTAs (docs/device-abi.md "Spread CTAs") */
   bool barrier_red;        /* latch-lower-intervals{barrier-red} (never with table dispatch) */
   bool attention_kernels;  /* latch-lower-intervals{attention-kernels} (never with the four above) */
+  bool scatter_kernels;    /* latch-lower-intervals{scatter-kernels}, likewise */
   /* The update's kernels in launch order (docs/device-abi.md "Launches"): @latch_main alone, or with
    * attention-kernels its parts and the apart intervals' kernels. */
   struct launch *launches;
@@ -762,15 +769,28 @@ static bool wave_solo(const writer *w, const lowerer *l, int interval, int wave)
          wave_attention_grad(l, interval, wave);
 }
 
-/* attention-kernels: whether interval `interval` runs apart from @latch_main (its staged kernels): each of
- * its waves is round robin and all attention-gradient tiles. */
+/* Whether interval `interval` holds a task.scatter_add_rows with tiles. */
+static bool interval_scatter(const lowerer *l, int interval) {
+  for (size_t i = 0; i < l->task_count; ++i)
+    if (l->tasks[i].interval == interval && l->tasks[i].tiles > 0 &&
+        latch_op_kind_of(l->tasks[i].op) == LATCH_OP_TASK_SCATTER_ADD_ROWS)
+      return true;
+  return false;
+}
+
+/* Whether interval `interval` runs apart from @latch_main (its staged kernels): each of its waves is round
+ * robin, and with attention-kernels all of them are attention-gradient tiles, or with scatter-kernels it
+ * holds a scatter_add_rows. */
 static bool interval_apart(const lowerer *l, int interval) {
-  if (!l->attention_kernels || l->interval_waves[interval] == 0)
+  if (!(l->attention_kernels || l->scatter_kernels) || l->interval_waves[interval] == 0)
     return false;
-  for (int wave = 0; wave < l->interval_waves[interval]; ++wave)
-    if (wave_counted(l, interval, wave) || !wave_attention_grad(l, interval, wave))
+  bool attention = l->attention_kernels;
+  for (int wave = 0; wave < l->interval_waves[interval]; ++wave) {
+    if (wave_counted(l, interval, wave))
       return false;
-  return true;
+    attention = attention && wave_attention_grad(l, interval, wave);
+  }
+  return attention || (l->scatter_kernels && interval_scatter(l, interval));
 }
 
 /* The update's kernels in launch order: the parts of @latch_main (the first named latch_main, then
@@ -2503,8 +2523,9 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   l.barrier_red = ((const lower_options *)options)->barrier_red && !l.table_dispatch;
   /* Apart kernels end a part of @latch_main, which the dataflow waits, the table's one loop over all waves
    * and the CTAs' numbering (claimed once per update) do not allow. */
-  l.attention_kernels = ((const lower_options *)options)->attention_kernels && !l.dataflow && !l.table_dispatch &&
-                        !l.number_ctas;
+  bool apart_allowed = !l.dataflow && !l.table_dispatch && !l.number_ctas;
+  l.attention_kernels = ((const lower_options *)options)->attention_kernels && apart_allowed;
+  l.scatter_kernels = ((const lower_options *)options)->scatter_kernels && apart_allowed;
   if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && plan_launches(&l) &&
       check_names_free(&l) && record_manifest(&l))
     insert_kernel(&l);
