@@ -223,7 +223,7 @@ typedef struct lowerer {
   bool attention_kernels;  /* latch-lower-intervals{attention-kernels} (never with the four above) */
   bool scatter_kernels;    /* latch-lower-intervals{scatter-kernels}, likewise */
   /* The update's kernels in launch order (docs/device-abi.md "Launches"): @latch_main alone, or with
-   * attention-kernels its parts and the apart intervals' kernels. */
+   * attention-kernels or scatter-kernels its parts and the apart intervals' kernels. */
   struct launch *launches;
   int launch_count;
   /* With dataflow, per wave of the program (interval by interval, wave by wave): the tasks whose tiles
