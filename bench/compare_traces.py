@@ -19,9 +19,11 @@ tiles share their SM with a second CTA).
 
 With --kinds N: the intervals summed by kind (the name after "iK."): how many, their spans, and their wait,
 span minus mean CTA work (the time a CTA of the interval waits at its end on average), in A and B; the N
-kinds whose wait is largest in B (round thirty-eight: where the 2x1024 update waits after attention-kernels).
+kinds whose wait is largest in B (round thirty-eight: where the 2x1024 update waits after attention-kernels);
+with --kinds-by span, the N whose spans grow most from A to B (round thirty-nine: staged against persistent,
+where the persistent kernel loses).
 
-  python3 bench/compare_traces.py A.json B.json [--top N] [--shared-sms N] [--first-tiles N] [--kinds N]
+  python3 bench/compare_traces.py A.json B.json [--top N] [--shared-sms N] [--first-tiles N] [--kinds N [--kinds-by span]]
 """
 import argparse
 import json
@@ -127,8 +129,9 @@ def compare_first_tiles(path_a, path_b, top):
               f"  later {len(b_later):4} {median(b_later):6.2f}")
 
 
-def compare_kinds(ra, rb, top):
-    """Prints the `top` interval kinds by their summed wait (span - mean CTA work) in B, with A's."""
+def compare_kinds(ra, rb, top, by="wait"):
+    """Prints the `top` interval kinds by their summed wait (span - mean CTA work) in B, with A's; with
+    by="span", by how much longer their spans are in B than in A."""
     sums = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0])  # count, span A, wait A, span B, wait B
     for a, b in zip(ra, rb):
         row = sums[a["name"].split(".", 1)[-1]]
@@ -137,8 +140,13 @@ def compare_kinds(ra, rb, top):
         row[2] += a["span"] - a["mean"]
         row[3] += b["span"]
         row[4] += b["span"] - b["mean"]
-    print(f"\ninterval kinds by wait in B (us; span - mean CTA work, summed; A / B):")
-    for kind, (count, span_a, wait_a, span_b, wait_b) in sorted(sums.items(), key=lambda kv: -kv[1][4])[:top]:
+    if by == "span":
+        print(f"\ninterval kinds by span B - A (us; spans and waits, span - mean CTA work, summed; A / B):")
+        order = lambda kv: kv[1][1] - kv[1][3]
+    else:
+        print(f"\ninterval kinds by wait in B (us; span - mean CTA work, summed; A / B):")
+        order = lambda kv: -kv[1][4]
+    for kind, (count, span_a, wait_a, span_b, wait_b) in sorted(sums.items(), key=order)[:top]:
         print(f"  {kind:32} {count:4} intervals   span {span_a:8.1f} / {span_b:8.1f}   wait {wait_a:7.1f} / {wait_b:7.1f}")
 
 
@@ -153,6 +161,8 @@ def main():
                     help="with tile records in both traces: the N tasks whose CTAs' first tiles lose most in A")
     ap.add_argument("--kinds", type=int, default=0, metavar="N",
                     help="also the N interval kinds with the most wait (span - mean CTA work) in B, beside A's")
+    ap.add_argument("--kinds-by", choices=("wait", "span"), default="wait",
+                    help="with --kinds: order the kinds by their wait in B (default) or by their span in B minus A's")
     args = ap.parse_args()
     ra, rb = intervals_of(args.a), intervals_of(args.b)
     if len(ra) != len(rb):
@@ -176,7 +186,7 @@ def main():
               f"mean {a['mean']:7.1f} / {b['mean']:7.1f}   busiest {a['busiest']:7.1f} / {b['busiest']:7.1f}   "
               f"gap {a['gap']:5.1f} / {b['gap']:5.1f}")
     if args.kinds > 0:
-        compare_kinds(ra, rb, args.kinds)
+        compare_kinds(ra, rb, args.kinds, args.kinds_by)
     for path in (args.a, args.b) if args.shared_sms > 0 else ():
         sm_sharing(path, args.shared_sms)
     if args.first_tiles > 0:

@@ -213,6 +213,12 @@ def test_compare_traces(tmp):
     kinds = [line.split() for line in r.stdout.splitlines() if line.startswith("  map ")]
     ok = r.returncode == 0 and kinds == [["map", "2", "intervals", "span", "18.0", "/", "9.0", "wait", "4.0", "/", "0.0"]]
     check("compare_traces.py --kinds: spans and waits summed by kind", ok, "" if ok else r.stdout[-300:] + r.stderr[:200])
+    r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), b, a, "--top", "0", "--kinds", "3",
+                        "--kinds-by", "span"], capture_output=True, text=True)
+    kinds = [line.split() for line in r.stdout.splitlines() if line.startswith("  map ")]
+    ok = (r.returncode == 0 and "interval kinds by span B - A" in r.stdout
+          and kinds == [["map", "2", "intervals", "span", "9.0", "/", "18.0", "wait", "0.0", "/", "4.0"]])
+    check("compare_traces.py --kinds-by span: the kinds whose spans grow most", ok, "" if ok else r.stdout[-300:] + r.stderr[:200])
     trace(b, [[(0, 5), (0, 5)]])
     r = subprocess.run([sys.executable, os.path.join(HERE, "compare_traces.py"), a, b], capture_output=True, text=True)
     check("compare_traces.py: traces of different schedules are refused", r.returncode != 0 and "intervals" in r.stderr)
