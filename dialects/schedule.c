@@ -507,10 +507,12 @@ int64_t latch_task_tile_count(MlirOperation task) {
     tiles = ceil_div(latch_type_element_count(out) + (groups <= LATCH_BUCKET_COUNTED_GROUPS ? 0 : groups), 256);
     break;
   }
-  case LATCH_OP_TASK_RMSNORM_GRAD: /* the row tiles of dx, then (columns, chunk rows) tiles of dw */
-    tiles = ceil_div(rows(out), latch_rmsnorm_grad_dx_rows(rows(out), dim_from_end(out, 0))) + ceil_div(dim_from_end(out, 0), LATCH_NORM_DW_COLUMNS) *
-                                                           ceil_div(rows(out), latch_rmsnorm_grad_chunk_rows(rows(out)));
+  case LATCH_OP_TASK_RMSNORM_GRAD: { /* the row tiles of dx, then (columns, chunk rows) tiles of dw */
+    int64_t columns = dim_from_end(out, 0);
+    tiles = ceil_div(rows(out), latch_rmsnorm_grad_dx_rows(rows(out), columns)) +
+            ceil_div(columns, LATCH_NORM_DW_COLUMNS) * ceil_div(rows(out), latch_rmsnorm_grad_chunk_rows(rows(out)));
     break;
+  }
   case LATCH_OP_TASK_RMSNORM:
   case LATCH_OP_TASK_CROSS_ENTROPY_GRAD:
     tiles = ceil_div(rows(out), LATCH_WARP_ROW_TILE);
