@@ -88,6 +88,15 @@ const latch_op_desc *latch_op_desc_get(latch_op_kind kind) {
   return &op_table[kind];
 }
 
+latch_op_kind latch_task_kind_named(const char *name, size_t length) {
+  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
+    const char *full = op_table[kind].name;
+    if (strncmp(full, "task.", 5) == 0 && strlen(full + 5) == length && memcmp(full + 5, name, length) == 0)
+      return (latch_op_kind)kind;
+  }
+  return LATCH_OP_UNKNOWN;
+}
+
 latch_op_kind latch_op_kind_of(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {

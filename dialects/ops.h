@@ -97,6 +97,9 @@ typedef struct latch_op_desc {
 const latch_op_desc *latch_op_desc_get(latch_op_kind kind);
 /* The kind of `op`, LATCH_OP_UNKNOWN for ops of other dialects. */
 latch_op_kind latch_op_kind_of(MlirOperation op);
+/* The task op kind named `name` without its dialect ("rmsnorm" for task.rmsnorm; `length` bytes), or
+ * LATCH_OP_UNKNOWN. */
+latch_op_kind latch_task_kind_named(const char *name, size_t length);
 /* Every attribute of `from` (task.phase, causal, ...) onto `to`: a rewrite that replaces a task by another
  * keeps what its passes and tools read. */
 void latch_copy_attributes(MlirOperation from, MlirOperation to);

@@ -70,7 +70,7 @@ typedef struct lower_options {
   bool solo_attention;
   bool barrier_red;
   bool attention_kernels;
-  bool scatter_kernels;
+  char apart_kinds[LATCH_OPTION_STRING_MAX];
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -132,11 +132,12 @@ static const latch_pass_option lower_option_table[] = {
      "\"launches\" (not with dataflow, table-dispatch, spread-ctas or solo-attention; with trace-tiles every "
      "wave is counted and none runs apart)",
      offsetof(lower_options, attention_kernels)},
-    {"scatter-kernels", LATCH_OPTION_BOOL, "false",
-     "as attention-kernels, each interval whose waves are all round robin and that holds a task.scatter_add_rows "
-     "runs as its staged kernels (TinyMoE 2x1024's scatter tiles took twice as long in @latch_main as in their "
-     "staged kernels; the same exclusions)",
-     offsetof(lower_options, scatter_kernels)},
+    {"apart-kinds", LATCH_OPTION_STRING, "",
+     "task kinds, comma-separated (scatter_add_rows,attention_lse): as attention-kernels, each interval whose "
+     "waves are all round robin and that holds a task of one of these kinds runs as its staged kernels (TinyMoE "
+     "2x1024's scatter and attention tiles took about twice as long in @latch_main as in their staged kernels; "
+     "the same exclusions)",
+     offsetof(lower_options, apart_kinds)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -221,9 +222,10 @@ typedef struct lowerer {
   bool number_ctas;        /* either: @latch_main numbers its CTAs (docs/device-abi.md "Spread CTAs") */
   bool barrier_red;        /* latch-lower-intervals{barrier-red} (never with table dispatch) */
   bool attention_kernels;  /* latch-lower-intervals{attention-kernels} (never with the four above) */
-  bool scatter_kernels;    /* latch-lower-intervals{scatter-kernels}, likewise */
+  bool apart_kind[LATCH_OP_COUNT]; /* latch-lower-intervals{apart-kinds}, likewise */
+  bool any_apart_kind;
   /* The update's kernels in launch order (docs/device-abi.md "Launches"): @latch_main alone, or with
-   * attention-kernels or scatter-kernels its parts and the apart intervals' kernels. */
+   * attention-kernels or apart-kinds its parts and the apart intervals' kernels. */
   struct launch *launches;
   int launch_count;
   /* With dataflow, per wave of the program (interval by interval, wave by wave): the tasks whose tiles
@@ -769,20 +771,19 @@ static bool wave_solo(const writer *w, const lowerer *l, int interval, int wave)
          wave_attention_grad(l, interval, wave);
 }
 
-/* Whether interval `interval` holds a task.scatter_add_rows with tiles. */
-static bool interval_scatter(const lowerer *l, int interval) {
+/* Whether interval `interval` holds a task with tiles of a kind that apart-kinds names. */
+static bool interval_of_apart_kind(const lowerer *l, int interval) {
   for (size_t i = 0; i < l->task_count; ++i)
-    if (l->tasks[i].interval == interval && l->tasks[i].tiles > 0 &&
-        latch_op_kind_of(l->tasks[i].op) == LATCH_OP_TASK_SCATTER_ADD_ROWS)
+    if (l->tasks[i].interval == interval && l->tasks[i].tiles > 0 && l->apart_kind[latch_op_kind_of(l->tasks[i].op)])
       return true;
   return false;
 }
 
 /* Whether interval `interval` runs apart from @latch_main (its staged kernels): each of its waves is round
- * robin, and with attention-kernels all of them are attention-gradient tiles, or with scatter-kernels it
- * holds a scatter_add_rows. */
+ * robin, and with attention-kernels all of them are attention-gradient tiles, or it holds a task of a kind
+ * that apart-kinds names. */
 static bool interval_apart(const lowerer *l, int interval) {
-  if (!(l->attention_kernels || l->scatter_kernels) || l->interval_waves[interval] == 0)
+  if (!(l->attention_kernels || l->any_apart_kind) || l->interval_waves[interval] == 0)
     return false;
   bool attention = l->attention_kernels;
   for (int wave = 0; wave < l->interval_waves[interval]; ++wave) {
@@ -790,7 +791,7 @@ static bool interval_apart(const lowerer *l, int interval) {
       return false;
     attention = attention && wave_attention_grad(l, interval, wave);
   }
-  return attention || (l->scatter_kernels && interval_scatter(l, interval));
+  return attention || (l->any_apart_kind && interval_of_apart_kind(l, interval));
 }
 
 /* The update's kernels in launch order: the parts of @latch_main (the first named latch_main, then
@@ -2496,6 +2497,27 @@ static bool record_manifest(lowerer *l) {
   return l->errors == 0;
 }
 
+/* apart-kinds: the task kinds named in `text` (comma-separated, without "task."); reports the first name that
+ * is not a task kind at the module. */
+static bool parse_apart_kinds(lowerer *l, MlirOperation module, const char *text) {
+  for (const char *p = text; *p;) {
+    const char *end = strchr(p, ',');
+    size_t length = end ? (size_t)(end - p) : strlen(p);
+    latch_op_kind kind = latch_task_kind_named(p, length);
+    if (kind == LATCH_OP_UNKNOWN) {
+      char message[160];
+      snprintf(message, sizeof(message),
+               "latch-lower-intervals: '%.*s' in apart-kinds is not a task kind (e.g. scatter_add_rows)", (int)length,
+               p);
+      mlirEmitError(mlirOperationGetLocation(module), message);
+      return false;
+    }
+    l->apart_kind[kind] = l->any_apart_kind = true;
+    p = end ? end + 1 : p + length;
+  }
+  return true;
+}
+
 static MlirLogicalResult run(MlirOperation module, const void *options) {
   lowerer l;
   memset(&l, 0, sizeof(l));
@@ -2525,7 +2547,9 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
    * and the CTAs' numbering (claimed once per update) do not allow. */
   bool apart_allowed = !l.dataflow && !l.table_dispatch && !l.number_ctas;
   l.attention_kernels = ((const lower_options *)options)->attention_kernels && apart_allowed;
-  l.scatter_kernels = ((const lower_options *)options)->scatter_kernels && apart_allowed;
+  if (!parse_apart_kinds(&l, module, ((const lower_options *)options)->apart_kinds))
+    return mlirLogicalResultFailure();
+  l.any_apart_kind = l.any_apart_kind && apart_allowed;
   if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && plan_launches(&l) &&
       check_names_free(&l) && record_manifest(&l))
     insert_kernel(&l);

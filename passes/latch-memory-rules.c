@@ -82,16 +82,6 @@ typedef struct rule_set {
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
 
-/* The task op kind named `name` ("rmsnorm" for task.rmsnorm), or LATCH_OP_UNKNOWN. */
-static latch_op_kind task_kind_named(const char *name, size_t length) {
-  for (int kind = LATCH_OP_UNKNOWN + 1; kind < LATCH_OP_COUNT; ++kind) {
-    const char *full = latch_op_desc_get((latch_op_kind)kind)->name;
-    if (strncmp(full, "task.", 5) == 0 && strlen(full + 5) == length && memcmp(full + 5, name, length) == 0)
-      return (latch_op_kind)kind;
-  }
-  return LATCH_OP_UNKNOWN;
-}
-
 /* Parses the `recompute` list; reports each bad entry at `loc` and returns the number of errors. */
 static int parse_rules(const char *text, MlirLocation loc, rule_set *out_rules) {
   memset(out_rules, 0, sizeof(*out_rules));
@@ -113,7 +103,7 @@ static int parse_rules(const char *text, MlirLocation loc, rule_set *out_rules) 
     } else if (length == 5 && memcmp(p, "cheap", 5) == 0) {
       out_rules->kind[LATCH_OP_TASK_MAP] = out_rules->kind[LATCH_OP_TASK_CONVERT] = true;
       out_rules->kind[LATCH_OP_TASK_RESHAPE] = out_rules->kind[LATCH_OP_TASK_TRANSPOSE] = true;
-    } else if ((kind = task_kind_named(p, length)) == LATCH_OP_TASK_ADAMW) {
+    } else if ((kind = latch_task_kind_named(p, length)) == LATCH_OP_TASK_ADAMW) {
       mlirEmitError(loc, "latch-memory-rules: rule 'adamw' is not allowed: the optimizer step is never recomputed");
       errors++;
     } else if (kind != LATCH_OP_UNKNOWN) {
