@@ -641,10 +641,15 @@ static latch_status run_updates(run_state *s) {
   return status;
 }
 
-/* PTX is text (NUL-terminated by latch_read_file); a cubin is ELF; a fatbin starts with 0xBA55ED50. */
-static latch_status check_image(const char *path, const char *image, size_t size) {
+/* Whether `image` is a cubin (ELF) or a fatbin (starts with 0xBA55ED50) rather than PTX text. */
+static bool image_is_binary(const char *image, size_t size) {
   static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'}, fatbin[4] = {0x50, 0xED, 0x55, 0xBA};
-  if (size >= 4 && (memcmp(image, elf, 4) == 0 || memcmp(image, fatbin, 4) == 0))
+  return size >= 4 && (memcmp(image, elf, 4) == 0 || memcmp(image, fatbin, 4) == 0);
+}
+
+/* PTX is text (NUL-terminated by latch_read_file); otherwise a cubin or fatbin. */
+static latch_status check_image(const char *path, const char *image, size_t size) {
+  if (image_is_binary(image, size))
     return latch_ok_status();
   if (memchr(image, '\0', size) || !strstr(image, ".version") || !strstr(image, ".entry"))
     return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT,
@@ -652,27 +657,23 @@ static latch_status check_image(const char *path, const char *image, size_t size
   return latch_ok_status();
 }
 
-/* Whether `image` is PTX text without an entry named `name` (a cubin is not searched). */
-static bool ptx_lacks_entry(const char *image, size_t size, const char *name) {
-  if (size < 4 || memchr(image, '\0', size) || !strstr(image, ".version"))
-    return false;
-  char entry[600];
-  snprintf(entry, sizeof(entry), ".entry %s(", name);
-  return !strstr(image, entry);
-}
-
 /* The kernels that an update launches besides "kernel" exist: with --mode=staged the manifest's staged
- * kernels (it must list some), else its "launches" (docs/device-abi.md "Launches"), if any. */
+ * kernels (it must list some), else its "launches" (docs/device-abi.md "Launches"), if any. After
+ * check_image: PTX text is searched for each entry, a cubin or fatbin is not. */
 static latch_status check_kernels(const char *path, const latch_manifest *m, bool staged, const char *image,
                                   size_t size) {
   if (staged && m->staged_kernel_count == 0)
     return LATCH_MAKE_STATUS(LATCH_STATUS_FAILED_PRECONDITION,
                              "--mode=staged: the manifest lists no \"staged_kernels\" (compile with "
                              "latch-lower-intervals{staged=true})");
+  if (image_is_binary(image, size))
+    return latch_ok_status();
   int64_t count = staged ? m->staged_kernel_count : m->launch_count;
   for (int64_t i = 0; i < count; ++i) {
     const char *name = staged ? m->staged_kernels[i] : m->launches[i].kernel;
-    if (ptx_lacks_entry(image, size, name))
+    char entry[600];
+    snprintf(entry, sizeof(entry), ".entry %s(", name);
+    if (!strstr(image, entry))
       return LATCH_MAKE_STATUS(LATCH_STATUS_INVALID_ARGUMENT, "%s'%s' has no kernel '%s' (%s[%lld] of the manifest)",
                                staged ? "--mode=staged: " : "", path, name, staged ? "staged_kernels" : "launches",
                                (long long)i);
