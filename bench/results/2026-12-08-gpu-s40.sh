@@ -9,6 +9,8 @@
 #   today each match and each chunk waits one round trip), same bits expected, with the scatter GPU checks;
 # - ce: the cross-entropy's row statistics load each group of 8 columns per lane during the group before
 #   (bench/results/2026-12-08-cross-entropy-groups-ahead.patch), same bits expected, with its GPU checks;
+# - sr: the grid barrier spins on relaxed loads, then one acquire fence (each acquire load was a CCTL.IVALL of
+#   the SM's L1, inflicted on the CTA sharing it), bench/results/2026-12-08-spin-relaxed.patch;
 # - bu: task.bucket issuing 8 steps' loads together (bench/results/2026-12-08-bucket-steps-ahead.patch), same
 #   bits expected, with its GPU checks;
 # then the faster ones at 32x1024 with the time left.
@@ -23,6 +25,8 @@
 #     PATCHES=bench/results/2026-12-08-scatter-matches-ahead.patch sh bench/base-bundle.sh HEAD .bundle/sa
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,cross-entropy,cross-entropy-wide,cross-entropy-stats,tinymoe-small \
 #     PATCHES=bench/results/2026-12-08-cross-entropy-groups-ahead.patch sh bench/base-bundle.sh HEAD .bundle/ce
+#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small PATCHES=bench/results/2026-12-08-spin-relaxed.patch \
+#     sh bench/base-bundle.sh HEAD .bundle/sr
 #   cp bench/results/2026-12-08-gpu-s40.sh .bundle/gpu-s40.sh; rm -rf .bundle/bin .bundle/*/bin
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
@@ -30,9 +34,9 @@ left() { echo $((${LIMIT_S:-550} - ($(date +%s) - start))); }
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 echo "== apart-kinds: main -> sk -> rows"
 bash bench/chain.sh -s 2x1024:3 .:base .:sk .:rows | tee "$OUT/apart.txt"
-for v in sa ce bu; do
+for v in sa ce bu sr; do
   echo "== $v against main, $(left) s left"
-  bash bench/chain.sh -s 2x1024:4 . $v | tee "$OUT/$v.txt"
+  bash bench/chain.sh -s 2x1024:3 . $v | tee "$OUT/$v.txt"
 done
 check() { # BUNDLE PROGRAMS
   echo "== checks ($1), $(left) s left"
@@ -42,4 +46,5 @@ check() { # BUNDLE PROGRAMS
 check sa scatter-add-rows,scatter-add-rows-wide,scatter-add-rows-passes,scatter-add-rows-flushes,tinymoe-small
 check ce cross-entropy,cross-entropy-wide,cross-entropy-stats,tinymoe-small
 check bu bucket,bucket-wide,bucket-many,tinymoe-small
+check sr tinymoe-small
 date -u
