@@ -11,6 +11,9 @@
 #   (bench/results/2026-12-08-cross-entropy-groups-ahead.patch), same bits expected, with its GPU checks;
 # - sr: the grid barrier spins on relaxed loads, then one acquire fence (each acquire load was a CCTL.IVALL of
 #   the SM's L1, inflicted on the CTA sharing it), bench/results/2026-12-08-spin-relaxed.patch;
+# - res: the residual add after a scatter of at most 4096 sources runs as the scatter's epilogue
+#   (bench/results/2026-12-08-scatter-residual.patch: TinyMoE 2x1024 loses 4 of its 153 intervals; 32x1024's
+#   PTX is byte-identical), same bits expected, with the new GPU check scatter-residual;
 # - bu: task.bucket issuing 8 steps' loads together (bench/results/2026-12-08-bucket-steps-ahead.patch), same
 #   bits expected, with its GPU checks;
 # then the faster ones at 32x1024 with the time left.
@@ -27,6 +30,8 @@
 #     PATCHES=bench/results/2026-12-08-cross-entropy-groups-ahead.patch sh bench/base-bundle.sh HEAD .bundle/ce
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,tinymoe-small PATCHES=bench/results/2026-12-08-spin-relaxed.patch \
 #     sh bench/base-bundle.sh HEAD .bundle/sr
+#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,scatter-residual,scatter-add-rows,scatter-add-rows-wide,tinymoe-small \
+#     PATCHES=bench/results/2026-12-08-scatter-residual.patch sh bench/base-bundle.sh HEAD .bundle/res
 #   cp bench/results/2026-12-08-gpu-s40.sh .bundle/gpu-s40.sh; rm -rf .bundle/bin .bundle/*/bin
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
@@ -34,7 +39,7 @@ left() { echo $((${LIMIT_S:-550} - ($(date +%s) - start))); }
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 echo "== apart-kinds: main -> sk -> rows"
 bash bench/chain.sh -s 2x1024:3 .:base .:sk .:rows | tee "$OUT/apart.txt"
-for v in sa ce bu sr; do
+for v in sa ce bu sr res; do
   echo "== $v against main, $(left) s left"
   bash bench/chain.sh -s 2x1024:3 . $v | tee "$OUT/$v.txt"
 done
@@ -47,4 +52,5 @@ check sa scatter-add-rows,scatter-add-rows-wide,scatter-add-rows-passes,scatter-
 check ce cross-entropy,cross-entropy-wide,cross-entropy-stats,tinymoe-small
 check bu bucket,bucket-wide,bucket-many,tinymoe-small
 check sr tinymoe-small
+check res scatter-residual,scatter-add-rows,scatter-add-rows-wide,tinymoe-small
 date -u
