@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session forty's call, against main (d40cc03), all at 2x1024 first (bits after 3 updates, then A/B):
+# Session forty's call, against main, all at 2x1024 first (bits after 3 updates, then A/B):
 # - latch-lower-intervals{apart-kinds=...}: round-robin intervals holding tasks of the named kinds run as their
 #   staged kernels (round thirty-nine's untraced traces: scatter_add_rows intervals 11.5 us in @latch_main
 #   against 5.5 us staged). Variants sk (scatter_add_rows) and rows (scatter_add_rows, attention_lse, rmsnorm,
@@ -9,11 +9,6 @@
 #   today each match and each chunk waits one round trip), same bits expected, with the scatter GPU checks;
 # - ce: the cross-entropy's row statistics load each group of 8 columns per lane during the group before
 #   (bench/results/2026-12-08-cross-entropy-groups-ahead.patch), same bits expected, with its GPU checks;
-# - sr: the grid barrier spins on relaxed loads, then one acquire fence (each acquire load was a CCTL.IVALL of
-#   the SM's L1, inflicted on the CTA sharing it), bench/results/2026-12-08-spin-relaxed.patch;
-# - res: the residual add after a scatter of at most 4096 sources runs as the scatter's epilogue
-#   (bench/results/2026-12-08-scatter-residual.patch: TinyMoE 2x1024 loses 4 of its 153 intervals; 32x1024's
-#   PTX is byte-identical), same bits expected, with the new GPU check scatter-residual;
 # - bu: task.bucket issuing 8 steps' loads together (bench/results/2026-12-08-bucket-steps-ahead.patch), same
 #   bits expected, with its GPU checks;
 # then the faster ones at 32x1024 with the time left.
@@ -28,10 +23,6 @@
 #     PATCHES=bench/results/2026-12-08-scatter-matches-ahead.patch sh bench/base-bundle.sh HEAD .bundle/sa
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,cross-entropy,cross-entropy-wide,cross-entropy-stats,tinymoe-small \
 #     PATCHES=bench/results/2026-12-08-cross-entropy-groups-ahead.patch sh bench/base-bundle.sh HEAD .bundle/ce
-#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024 PATCHES=bench/results/2026-12-08-spin-relaxed.patch \
-#     sh bench/base-bundle.sh HEAD .bundle/sr
-#   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,scatter-residual,scatter-add-rows,scatter-add-rows-wide,tinymoe-small \
-#     PATCHES=bench/results/2026-12-08-scatter-residual.patch sh bench/base-bundle.sh HEAD .bundle/res
 #   rm -rf .bundle/programs/tinymoe-32x1024-sk   (the 64 MiB a call carries; sk is not run at 32x1024)
 #   cp bench/results/2026-12-08-gpu-s40.sh .bundle/gpu-s40.sh; cp bench/results/2026-12-08-gpu-s40b.sh .bundle/gpu-s40b.sh
 #   rm -rf .bundle/bin .bundle/*/bin
@@ -41,9 +32,9 @@ left() { echo $((${LIMIT_S:-550} - ($(date +%s) - start))); }
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 echo "== apart-kinds: main -> sk -> rows"
 bash bench/chain.sh -s 2x1024:3 .:base .:sk .:rows | tee "$OUT/apart.txt"
-for v in sa ce bu sr res; do
+for v in sa ce bu; do
   echo "== $v against main, $(left) s left"
-  bash bench/chain.sh -s 2x1024:3 . $v | tee "$OUT/$v.txt"
+  bash bench/chain.sh -s 2x1024:5 . $v | tee "$OUT/$v.txt"
 done
 check() { # BUNDLE PROGRAMS
   echo "== checks ($1), $(left) s left"
@@ -53,5 +44,4 @@ check() { # BUNDLE PROGRAMS
 check sa scatter-add-rows,scatter-add-rows-wide,scatter-add-rows-passes,scatter-add-rows-flushes,tinymoe-small
 check ce cross-entropy,cross-entropy-wide,cross-entropy-stats,tinymoe-small
 check bu bucket,bucket-wide,bucket-many,tinymoe-small
-check res scatter-residual,scatter-add-rows,scatter-add-rows-wide,tinymoe-small
 date -u

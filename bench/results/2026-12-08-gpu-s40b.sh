@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session forty's second call, on the machine the first left warm (same bundle, see gpu-s40.sh): for each
 # argument in order, as long as the time allows: a variant at 32x1024 against main (2 rounds), where VARIANT
-# is a bundle (sa, ce, bu, sr, res) or the apart-kinds variant rows of the main bundle; or check-BUNDLE,
+# is a bundle (sa, ce, bu) or the apart-kinds variant rows of the main bundle; or check-BUNDLE,
 # that bundle's GPU checks (those the first call had no time for).
 #   LIMIT_S=... bash .bundle/gpu-s40b.sh ITEM... > $OUT/log 2>&1
 cd "$(dirname "$0")" || exit 2
@@ -12,7 +12,6 @@ checks_of() {
     sa) echo scatter-add-rows,scatter-add-rows-wide,scatter-add-rows-passes,scatter-add-rows-flushes,tinymoe-small ;;
     ce) echo cross-entropy,cross-entropy-wide,cross-entropy-stats,tinymoe-small ;;
     bu) echo bucket,bucket-wide,bucket-many,tinymoe-small ;;
-    res) echo scatter-residual,scatter-add-rows,scatter-add-rows-wide,tinymoe-small ;;
   esac
 }
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
