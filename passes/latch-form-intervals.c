@@ -154,7 +154,7 @@ static MlirLogicalResult run(MlirOperation module, const void *raw_options) {
       chosen[count++] = op;
   }
   if (options->entry[0] && count == 0) {
-    char message[256];
+    char message[LATCH_OPTION_STRING_MAX + 64];
     snprintf(message, sizeof(message), "latch-form-intervals: no function named '%s'", options->entry);
     mlirEmitError(mlirOperationGetLocation(module), message);
     return mlirLogicalResultFailure();

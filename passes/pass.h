@@ -17,7 +17,7 @@ typedef enum latch_option_kind {
   LATCH_OPTION_STRING, /* char[LATCH_OPTION_STRING_MAX] */
 } latch_option_kind;
 
-#define LATCH_OPTION_STRING_MAX 128
+#define LATCH_OPTION_STRING_MAX 512
 
 /* One pass option. `offset` is where its value lives in the pass's options struct. */
 typedef struct latch_pass_option {

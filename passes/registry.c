@@ -37,7 +37,8 @@ static bool parse_option_value(const latch_pass_option *option, const char *valu
                                void *out_options, char *error, size_t error_size) {
   char text[LATCH_OPTION_STRING_MAX];
   if (length >= sizeof(text)) {
-    snprintf(error, error_size, "value of option '%s' is too long", option->name);
+    snprintf(error, error_size, "value of option '%s' is too long (at most %d characters)", option->name,
+             LATCH_OPTION_STRING_MAX - 1);
     return false;
   }
   memcpy(text, value, length);

@@ -87,9 +87,13 @@ int main(void) {
   // CHECK-NEXT: 'scale=1e999': error: option 'scale' expects a finite number, got '1e999'
   parse("enabled=yes");
   // CHECK-NEXT: 'enabled=yes': error: option 'enabled' expects true or false, got 'yes'
-  parse("label=0123456789012345678901234567890123456789012345678901234567890123456789"
-        "012345678901234567890123456789012345678901234567890123456789");
-  // CHECK-NEXT: error: value of option 'label' is too long
+  char longest[6 + LATCH_OPTION_STRING_MAX + 1] = "label=";
+  memset(longest + 6, 'a', LATCH_OPTION_STRING_MAX - 1); /* the most a value may hold: accepted */
+  parse(longest);
+  // CHECK-NEXT: 'label=a{{a+}}': count=4 scale=0.5 enabled=true label='a{{a+}}'
+  longest[6 + LATCH_OPTION_STRING_MAX - 1] = 'a'; /* one more */
+  parse(longest);
+  // CHECK-NEXT: error: value of option 'label' is too long (at most 511 characters)
   parse("x=1");
   // CHECK-NEXT: 'x=1': error: pass 'test-options' has no option 'x'
   parse("count");
