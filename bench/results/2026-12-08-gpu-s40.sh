@@ -3,7 +3,9 @@
 # - latch-lower-intervals{apart-kinds=...}: round-robin intervals holding tasks of the named kinds run as their
 #   staged kernels (round thirty-nine's untraced traces: scatter_add_rows intervals 11.5 us in @latch_main
 #   against 5.5 us staged). Variants sk (scatter_add_rows) and rows (scatter_add_rows, attention_lse, rmsnorm,
-#   softmax, topk), chained base -> sk -> rows;
+#   softmax, topk) and wide (those and gather_rows, bucket, rmsnorm_grad, attention_stats_from_lse, softmax_grad,
+#   cross_entropy_with_stats: 107 launches), chained base -> sk -> rows -> wide (round twenty-six: in
+#   @latch_main such tiles start on code fetched from memory, which a kernel's launch brings in);
 # - sa: the scatter's flush loads the rows of 4 matches together before adding them in order, and each chunk
 #   of indices loads while the chunk before is placed (bench/results/2026-12-08-scatter-matches-ahead.patch;
 #   today each match and each chunk waits one round trip), same bits expected, with the scatter GPU checks;
@@ -17,21 +19,22 @@
 #   KEEP=tinymoe-2x1024,tinymoe-32x1024 sh bench/prepare.sh
 #   sh bench/variant.sh sk 'latch-lower-intervals{apart-kinds=scatter_add_rows}'
 #   sh bench/variant.sh rows 'latch-lower-intervals{apart-kinds=scatter_add_rows,attention_lse,rmsnorm,softmax,topk}'
+#   sh bench/variant.sh wide 'latch-lower-intervals{apart-kinds=scatter_add_rows,attention_lse,rmsnorm,softmax,topk,gather_rows,bucket,rmsnorm_grad,attention_stats_from_lse,softmax_grad,cross_entropy_with_stats}'
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,bucket,bucket-wide,bucket-many,tinymoe-small \
 #     PATCHES=bench/results/2026-12-08-bucket-steps-ahead.patch sh bench/base-bundle.sh HEAD .bundle/bu
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,scatter-add-rows,scatter-add-rows-wide,scatter-add-rows-passes,scatter-add-rows-flushes,tinymoe-small \
 #     PATCHES=bench/results/2026-12-08-scatter-matches-ahead.patch sh bench/base-bundle.sh HEAD .bundle/sa
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,cross-entropy,cross-entropy-wide,cross-entropy-stats,tinymoe-small \
 #     PATCHES=bench/results/2026-12-08-cross-entropy-groups-ahead.patch sh bench/base-bundle.sh HEAD .bundle/ce
-#   rm -rf .bundle/programs/tinymoe-32x1024-sk   (the 64 MiB a call carries; sk is not run at 32x1024)
+#   rm -rf .bundle/programs/tinymoe-32x1024-sk .bundle/programs/tinymoe-32x1024-wide   (the 64 MiB a call carries)
 #   cp bench/results/2026-12-08-gpu-s40.sh .bundle/gpu-s40.sh; cp bench/results/2026-12-08-gpu-s40b.sh .bundle/gpu-s40b.sh
 #   rm -rf .bundle/bin .bundle/*/bin
 cd "$(dirname "$0")" || exit 2
 start=$(date +%s)
 left() { echo $((${LIMIT_S:-550} - ($(date +%s) - start))); }
 echo "== device"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
-echo "== apart-kinds: main -> sk -> rows"
-bash bench/chain.sh -s 2x1024:3 .:base .:sk .:rows | tee "$OUT/apart.txt"
+echo "== apart-kinds: main -> sk -> rows -> wide"
+bash bench/chain.sh -s 2x1024:3 .:base .:sk .:rows .:wide | tee "$OUT/apart.txt"
 for v in sa ce bu; do
   echo "== $v against main, $(left) s left"
   bash bench/chain.sh -s 2x1024:5 . $v | tee "$OUT/$v.txt"
