@@ -7,7 +7,7 @@
 #   bench/chain.sh [-s SHAPE:ROUNDS,...] BUNDLE[:VARIANT] BUNDLE[:VARIANT] [...]
 # Default: -s 2x1024:3,32x1024:2. A bundle must hold programs/tinymoe-SHAPE/prog.ptx for each shape, or with
 # :VARIANT programs/tinymoe-SHAPE-VARIANT/prog.ptx (bench/variant.sh's layout: .:base .:red times two
-# variants of one bundle).
+# variants of one bundle); a prog.fatbin beside it (bench/fatbin.sh) is run instead.
 set -u
 shapes=2x1024:3,32x1024:2
 while getopts s: flag; do
@@ -20,11 +20,13 @@ shift $((OPTIND - 1))
 [ $# -ge 2 ] || { echo "bench/chain.sh: at least two bundles" >&2; exit 2; }
 here=$(dirname "$0")
 bundle() { echo "${1%%:*}"; }                    # BUNDLE[:VARIANT] -> BUNDLE
-program() { # BUNDLE[:VARIANT] SHAPE -> the program's path inside its bundle
+program() { # BUNDLE[:VARIANT] SHAPE -> the program's path inside its bundle: its fatbin if there is one
+  local dir
   case $1 in
-    *:*) echo "programs/tinymoe-$2-${1#*:}/prog.ptx" ;;
-    *) echo "programs/tinymoe-$2/prog.ptx" ;;
+    *:*) dir="programs/tinymoe-$2-${1#*:}" ;;
+    *) dir="programs/tinymoe-$2" ;;
   esac
+  if [ -f "$(bundle "$1")/$dir/prog.fatbin" ]; then echo "$dir/prog.fatbin"; else echo "$dir/prog.ptx"; fi
 }
 dirs=$(for a in "$@"; do bundle "$a"; done | sort -u)
 for b in $dirs; do sh "$b/build-latch-run.sh" "$b" >/dev/null & done

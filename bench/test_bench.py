@@ -15,6 +15,7 @@
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -321,6 +322,20 @@ def test_chain(tmp):
     ab = "three:base -> three:red: programs/tinymoe-2x1024-base/prog.ptx=programs/tinymoe-2x1024-red/prog.ptx"
     ok = sum(line.startswith(ab) and "new/base 1.000" in line for line in lines) == 1
     check("chain.sh: two variants of one bundle, one A/B line", ok, "" if ok else r.stdout + r.stderr)
+    # A prog.fatbin beside a program (bench/fatbin.sh) is run instead of its PTX, with its own manifest (here
+    # the PTX text under the fatbin's name: the fake driver loads only text, latch-run takes either).
+    fat = os.path.join(tmp, "chain", "four")
+    os.makedirs(os.path.join(fat, "programs", "tinymoe-2x1024"))
+    os.symlink(os.path.join(tmp, "chain", "one", "bin"), os.path.join(fat, "bin"))
+    os.symlink(os.path.join(bundle, "build-latch-run.sh"), os.path.join(fat, "build-latch-run.sh"))
+    source = os.path.join(bundle, "programs", "tinymoe-2x1024", "prog.ptx")
+    for suffix in ("", ".manifest.json"):
+        shutil.copy(source + suffix, os.path.join(fat, "programs", "tinymoe-2x1024", "prog.fatbin" + suffix))
+    r = subprocess.run(["bash", "bench/chain.sh", "-s", "2x1024:1", "one", "four"], cwd=os.path.join(tmp, "chain"),
+                       env=env, capture_output=True, text=True)
+    ab = "one -> four: programs/tinymoe-2x1024/prog.ptx=programs/tinymoe-2x1024/prog.fatbin"
+    ok = r.returncode == 0 and sum(line.startswith(ab) and "new/base 1.000" in line for line in r.stdout.splitlines()) == 1
+    check("chain.sh: a bundle's prog.fatbin runs in place of its PTX", ok, "" if ok else r.stdout + r.stderr)
     r = subprocess.run(["bash", "bench/chain.sh", "one"], cwd=os.path.join(tmp, "chain"), env=env,
                        capture_output=True, text=True)
     check("chain.sh: a single bundle is refused", r.returncode == 2 and "two bundles" in r.stderr)
