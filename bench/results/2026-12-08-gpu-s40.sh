@@ -27,6 +27,7 @@
 #   PROGRAMS=tinymoe-2x1024,tinymoe-32x1024,cross-entropy,cross-entropy-wide,cross-entropy-stats,tinymoe-small \
 #     PATCHES=bench/results/2026-12-08-cross-entropy-groups-ahead.patch sh bench/base-bundle.sh HEAD .bundle/ce
 #   rm -rf .bundle/programs/tinymoe-32x1024-sk .bundle/programs/tinymoe-32x1024-wide   (the 64 MiB a call carries)
+#   sh bench/fatbin.sh .bundle .bundle/sa .bundle/ce .bundle/bu   (about 3 minutes: no JIT in the call)
 #   cp bench/results/2026-12-08-gpu-s40.sh .bundle/gpu-s40.sh; cp bench/results/2026-12-08-gpu-s40b.sh .bundle/gpu-s40b.sh
 #   rm -rf .bundle/bin .bundle/*/bin
 cd "$(dirname "$0")" || exit 2
