@@ -173,6 +173,7 @@ static void put_json_double(latch_text *t, double value) {
 typedef struct lowered_task {
   MlirOperation op;
   char function[MAX_SYMBOL]; /* the device function's symbol */
+  char body[MAX_SYMBOL];     /* the tile body it calls (task_body_<N>, shared by a signature's tasks), or "" */
   int64_t tiles;
   int interval;
   /* Within its interval: 0, or one more than the wave of any task of the same interval whose result it
@@ -308,6 +309,23 @@ static bool device_function_name(lowerer *l, MlirOperation task, size_t index, c
   return true;
 }
 
+/* The first tile body (a callee named task_body_<N>) that a task's device function calls, into the
+ * MAX_SYMBOL bytes at `user_data` (the manifest names it: tools join it with the kernel's code sizes). */
+static MlirWalkResult find_tile_body(MlirOperation op, void *user_data) {
+  char *body = user_data;
+  if (!latch_op_is(op, "func.call"))
+    return MlirWalkResultAdvance;
+  MlirAttribute callee = mlirOperationGetAttributeByName(op, str("callee"));
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
+    return MlirWalkResultAdvance;
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
+  if (name.length >= MAX_SYMBOL || name.length < 10 || memcmp(name.data, "task_body_", 10) != 0)
+    return MlirWalkResultAdvance;
+  memcpy(body, name.data, name.length);
+  body[name.length] = '\0';
+  return MlirWalkResultInterrupt;
+}
+
 /* Every task with its tiles and device function; every interval with its marker and total tiles. */
 static bool read_program(lowerer *l) {
   if (!latch_schedule_initialize(&l->schedule, l->program)) {
@@ -396,6 +414,8 @@ static bool read_program(lowerer *l) {
         if (!latch_op_is(function, "func.func") || mlirAttributeIsNull(type) || !mlirAttributeIsAType(type) ||
             !mlirTypeEqual(mlirTypeAttrGetValue(type), expected))
           report(l, op, "device function @%s must be a func.func of type (i32, !llvm.ptr<1>) -> ()", task->function);
+        else
+          mlirOperationWalk(function, find_tile_body, task->body, MlirWalkPreOrder);
       }
     }
     l->task_count++;
@@ -2453,6 +2473,8 @@ static bool record_manifest(lowerer *l) {
         double flops = latch_task_flops(task->op);
         if (flops > 0)
           latch_text_put(&t, ", \"flops\": %.0f", flops);
+        if (task->body[0])
+          latch_text_put(&t, ", \"body\": \"%s\"", task->body);
         latch_text_put(&t, "}");
         first = false;
       }

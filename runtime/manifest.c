@@ -180,7 +180,7 @@ static bool read_interval_tasks(reader *r, const latch_json_value *item, const c
   if (!(interval->tasks = calloc(list->count ? list->count : 1, sizeof(*interval->tasks))))
     return fail(r, list, where, "out of memory");
   interval->task_count = (int64_t)list->count;
-  static const char *const keys[] = {"kind", "tiles", "bytes", "flops", NULL};
+  static const char *const keys[] = {"kind", "tiles", "bytes", "flops", "body", NULL};
   int64_t sum = 0;
   for (size_t t = 0; t < list->count; ++t) {
     char task_path[160], kind_path[176];
@@ -197,6 +197,13 @@ static bool read_interval_tasks(reader *r, const latch_json_value *item, const c
         !read_integer(r, task, task_path, "bytes", 0, INT64_MAX, false, &interval->tasks[t].bytes) ||
         !read_integer(r, task, task_path, "flops", 0, INT64_MAX, false, &interval->tasks[t].flops))
       return false;
+    if (latch_json_object_get(task, "body")) {
+      char body_path[176];
+      join(body_path, sizeof(body_path), task_path, "body");
+      const latch_json_value *body = get(r, task, task_path, "body", LATCH_JSON_STRING, true);
+      if (!body || !(interval->tasks[t].body = copy_string(r, body, body_path, false)))
+        return false;
+    }
     sum += interval->tasks[t].tiles;
   }
   if (sum != interval->tiles)
@@ -662,8 +669,10 @@ void latch_manifest_deinitialize(latch_manifest *manifest) {
   for (int64_t i = 0; manifest->intervals && i < manifest->interval_count; ++i) {
     free(manifest->intervals[i].name);
     free(manifest->intervals[i].kind);
-    for (int64_t t = 0; t < manifest->intervals[i].task_count; ++t)
+    for (int64_t t = 0; t < manifest->intervals[i].task_count; ++t) {
       free(manifest->intervals[i].tasks[t].kind);
+      free(manifest->intervals[i].tasks[t].body);
+    }
     free(manifest->intervals[i].tasks);
   }
   free(manifest->intervals);

@@ -39,6 +39,8 @@ typedef struct latch_manifest_task {
   /* Optional ("bytes", "flops"; 0 when absent): the bytes of its tensors and the arithmetic of its
    * products (latch_task_bytes, latch_task_flops), for the tile report's rates. */
   int64_t bytes, flops;
+  char *body; /* optional ("body"): its tile body function, task_body_<N> (tools join it with the kernel's
+               * code sizes); NULL when absent */
 } latch_manifest_task;
 
 typedef struct latch_manifest_interval {
