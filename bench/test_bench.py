@@ -9,7 +9,8 @@
   - bench.timeline_tracks (the timeline's rows) on the synthetic traces of latch-runtime-test;
   - bench/compare_traces.py on two made-up traces (spans, SM sharing, first tiles);
   - tinymoe_torch.py's argument errors (they come before torch is imported);
-  - bench/chain.sh on two bundles, with the runtime tests' fake CUDA driver.
+  - bench/chain.sh on two bundles, with the runtime tests' fake CUDA driver (and a fatbin in place of PTX);
+  - bench/code_sizes.py on a program compiled here (latch-opt, ptxas).
 
     python3 bench/test_bench.py [BUILD_DIR]     (default build; needs numpy, and matplotlib for pictures)
 """
@@ -341,6 +342,25 @@ def test_chain(tmp):
     check("chain.sh: a single bundle is refused", r.returncode == 2 and "two bundles" in r.stderr)
 
 
+def test_code_sizes(tmp):
+    """bench/code_sizes.py on a program of two intervals compiled here (latch-opt, then ptxas for sm_90a): each
+    interval's task body found in the cubin's symbol table, with its bytes."""
+    source = os.path.join(HERE, "..", "test", "gpu", "programs", "scatter-add-rows-wide.mlir")
+    ptx = os.path.join(tmp, "code.ptx")
+    r = subprocess.run([os.path.join(BUILD, "latch-opt"), source, "--emit=ptx", "-o", ptx, "--pass-pipeline=builtin.module("
+                        "latch-form-intervals,latch-fuse-phases,latch-plan-arena,latch-lower-tasks,latch-lower-intervals)"],
+                       capture_output=True, text=True)
+    check("code_sizes.py: the program compiles", r.returncode == 0, r.stderr)
+    script = os.path.join(HERE, "code_sizes.py")
+    r = subprocess.run([sys.executable, script, ptx], capture_output=True, text=True)
+    row = [line.split() for line in r.stdout.splitlines() if line.strip().startswith("i0.scatter_add_rows")]
+    ok = r.returncode == 0 and len(row) == 1 and row[0][1:3] == ["38", "1"] and float(row[0][3]) > 0 and \
+        row[0][4].startswith("task_body_")  # 300 rows in tiles of 8
+    check("code_sizes.py: the scatter's interval, its one body and its SASS bytes", ok, "" if ok else r.stdout + r.stderr)
+    r = subprocess.run([sys.executable, script, ptx, "--kernel", "no_such_kernel"], capture_output=True, text=True)
+    check("code_sizes.py: an unknown kernel is refused", r.returncode != 0 and "no_such_kernel" in r.stderr)
+
+
 def test_torch_args():
     script = os.path.join(HERE, "tinymoe_torch.py")
     r = subprocess.run([sys.executable, script, "--init", "1", "--data", "x.npy", "--json", "o.json"],
@@ -365,6 +385,7 @@ def main():
         test_busiest_ctas(tmp)
         test_torch_args()
         test_chain(tmp)
+        test_code_sizes(tmp)
     print(f"\n{len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
     return 1 if failures else 0
 
