@@ -10,7 +10,12 @@ this prints its tiles, the SASS bytes of its distinct tile bodies as compiled in
 symbol table: `$KERNEL$task_body_N`, or the body's copy in another kernel when that one has none) and its
 largest body, the largest intervals first.
 
+With --apart-over KB it also prints the latch-lower-intervals option that runs apart every interval of
+fewer than --round-robin-below tiles (latch-lower-intervals{counter-min-tiles}: only round-robin
+intervals can run apart) whose bodies hold at least KB of code.
+
   python3 bench/code_sizes.py PROG.ptx [--cubin PROG.cubin] [--kernel latch_main] [--top N]
+                              [--apart-over KB [--round-robin-below TILES]]
 """
 import argparse
 import json
@@ -45,7 +50,7 @@ def body_size(sizes, kernel, body):
     return max(copies) if copies else None
 
 
-def report(manifest, sizes, kernel, top):
+def report(manifest, sizes, kernel, top, apart_over=None, round_robin_below=600):
     rows = []
     for interval in manifest["intervals"]:
         bodies = {}
@@ -65,6 +70,12 @@ def report(manifest, sizes, kernel, top):
     for code, name, tiles, count, largest, largest_bytes, missing in sorted(rows, reverse=True)[:top]:
         note = f"  ({missing} not in the cubin)" if missing else ""
         print(f"  {name:32s} {tiles:6d} {count:6d} {code / 1024:7.1f}  {largest} {largest_bytes / 1024:.1f} KB{note}")
+    if apart_over is not None:
+        numbers = [index for index, (code, _, tiles, *_) in enumerate(rows)
+                   if tiles < round_robin_below and code >= apart_over * 1024]
+        print(f"{len(numbers)} round-robin intervals with at least {apart_over:g} KB of code" + (":" if numbers else "."))
+        if numbers:
+            print("latch-lower-intervals{apart-intervals=" + ",".join(str(n) for n in numbers) + "}")
 
 
 def main():
@@ -73,6 +84,10 @@ def main():
     parser.add_argument("--cubin", help="the program assembled already (default: ptxas -arch=sm_90a here)")
     parser.add_argument("--kernel", default="latch_main", help="whose copies of the bodies to count")
     parser.add_argument("--top", type=int, default=30, help="intervals shown (default 30)")
+    parser.add_argument("--apart-over", type=float, metavar="KB",
+                        help="print apart-intervals for the round-robin intervals with at least KB of code")
+    parser.add_argument("--round-robin-below", type=int, default=600, metavar="TILES",
+                        help="intervals of fewer tiles run round robin (counter-min-tiles, default 600)")
     args = parser.parse_args()
     manifest_path = args.program + ".manifest.json"
     if not os.path.exists(manifest_path):
@@ -88,7 +103,7 @@ def main():
         sizes = function_sizes(cubin)
     if not any(re.match(rf"\${re.escape(args.kernel)}\$", name) for name in sizes) and args.kernel not in sizes:
         sys.exit(f"code_sizes.py: the cubin has no kernel {args.kernel}")
-    report(manifest, sizes, args.kernel, args.top)
+    report(manifest, sizes, args.kernel, args.top, args.apart_over, args.round_robin_below)
 
 
 if __name__ == "__main__":

@@ -357,6 +357,15 @@ def test_code_sizes(tmp):
     ok = r.returncode == 0 and len(row) == 1 and row[0][1:3] == ["38", "1"] and float(row[0][3]) > 0 and \
         row[0][4].startswith("task_body_")  # 300 rows in tiles of 8
     check("code_sizes.py: the scatter's interval, its one body and its SASS bytes", ok, "" if ok else r.stdout + r.stderr)
+    r = subprocess.run([sys.executable, script, ptx, "--apart-over", "1"], capture_output=True, text=True)
+    ok = r.returncode == 0 and r.stdout.splitlines()[-1] == "latch-lower-intervals{apart-intervals=0}"
+    check("code_sizes.py --apart-over: the interval with that much code, as the option", ok,
+          "" if ok else r.stdout + r.stderr)
+    r = subprocess.run([sys.executable, script, ptx, "--apart-over", "1", "--round-robin-below", "38"],
+                       capture_output=True, text=True)
+    ok = r.returncode == 0 and r.stdout.splitlines()[-1].startswith("0 round-robin intervals")
+    check("code_sizes.py --apart-over: none of a counted interval (38 tiles, counted from 38)", ok,
+          "" if ok else r.stdout + r.stderr)
     r = subprocess.run([sys.executable, script, ptx, "--kernel", "no_such_kernel"], capture_output=True, text=True)
     check("code_sizes.py: an unknown kernel is refused", r.returncode != 0 and "no_such_kernel" in r.stderr)
 

@@ -10,8 +10,10 @@
  * The kernel is generated as MLIR text of upstream dialects (gpu, scf, arith, llvm, nvvm, func), parsed
  * into the context inside a scratch gpu.module that declares the device functions, and moved into
  * gpu.module @latch. Text keeps the kernel readable in one place; its FileCheck test pins it. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +73,7 @@ typedef struct lower_options {
   bool barrier_red;
   bool attention_kernels;
   char apart_kinds[LATCH_OPTION_STRING_MAX];
+  char apart_intervals[LATCH_OPTION_STRING_MAX];
 } lower_options;
 
 static const latch_pass_option lower_option_table[] = {
@@ -138,6 +141,11 @@ static const latch_pass_option lower_option_table[] = {
      "2x1024's scatter and attention tiles took about twice as long in @latch_main as in their staged kernels; "
      "the same exclusions)",
      offsetof(lower_options, apart_kinds)},
+    {"apart-intervals", LATCH_OPTION_STRING, "",
+     "interval numbers, comma-separated (1,17): each of these intervals whose waves are all round robin runs as "
+     "its staged kernels, as with apart-kinds (bench/code_sizes.py --apart-over KB names those whose tile bodies "
+     "hold that much code, which @latch_main's tiles fetch cold after a grid barrier; the same exclusions)",
+     offsetof(lower_options, apart_intervals)},
 };
 
 static MlirStringRef str(const char *text) { return mlirStringRefCreateFromCString(text); }
@@ -225,6 +233,8 @@ typedef struct lowerer {
   bool attention_kernels;  /* latch-lower-intervals{attention-kernels} (never with the four above) */
   bool apart_kind[LATCH_OP_COUNT]; /* latch-lower-intervals{apart-kinds}, likewise */
   bool any_apart_kind;
+  int apart_intervals[LATCH_OPTION_STRING_MAX / 2]; /* latch-lower-intervals{apart-intervals}, likewise */
+  int apart_interval_count;
   /* The update's kernels in launch order (docs/device-abi.md "Launches"): @latch_main alone, or with
    * attention-kernels or apart-kinds its parts and the apart intervals' kernels. */
   struct launch *launches;
@@ -799,11 +809,18 @@ static bool interval_of_apart_kind(const lowerer *l, int interval) {
   return false;
 }
 
+static bool interval_listed_apart(const lowerer *l, int interval) {
+  for (int i = 0; i < l->apart_interval_count; ++i)
+    if (l->apart_intervals[i] == interval)
+      return true;
+  return false;
+}
+
 /* Whether interval `interval` runs apart from @latch_main (its staged kernels): each of its waves is round
  * robin, and with attention-kernels all of them are attention-gradient tiles, or it holds a task of a kind
- * that apart-kinds names. */
+ * that apart-kinds names, or apart-intervals names it. */
 static bool interval_apart(const lowerer *l, int interval) {
-  if (!(l->attention_kernels || l->any_apart_kind) || l->interval_waves[interval] == 0)
+  if (!(l->attention_kernels || l->any_apart_kind || l->apart_interval_count) || l->interval_waves[interval] == 0)
     return false;
   bool attention = l->attention_kernels;
   for (int wave = 0; wave < l->interval_waves[interval]; ++wave) {
@@ -811,7 +828,8 @@ static bool interval_apart(const lowerer *l, int interval) {
       return false;
     attention = attention && wave_attention_grad(l, interval, wave);
   }
-  return attention || (l->any_apart_kind && interval_of_apart_kind(l, interval));
+  return attention || (l->any_apart_kind && interval_of_apart_kind(l, interval)) ||
+         interval_listed_apart(l, interval);
 }
 
 /* The update's kernels in launch order: the parts of @latch_main (the first named latch_main, then
@@ -2540,6 +2558,36 @@ static bool parse_apart_kinds(lowerer *l, MlirOperation module, const char *text
   return true;
 }
 
+/* apart-intervals: the interval numbers in `text` (comma-separated); reports the first that is not a number. */
+static bool parse_apart_intervals(lowerer *l, MlirOperation module, const char *text) {
+  for (const char *p = text; *p;) {
+    char *end = NULL;
+    errno = 0;
+    long number = strtol(p, &end, 10);
+    if (end == p || (*end && *end != ',') || errno || number < 0 || number > INT32_MAX ||
+        l->apart_interval_count == (int)(sizeof(l->apart_intervals) / sizeof(l->apart_intervals[0]))) {
+      const char *stop = strchr(p, ',');
+      char message[160];
+      snprintf(message, sizeof(message), "latch-lower-intervals: '%.*s' in apart-intervals is not an interval number",
+               (int)(stop ? stop - p : (ptrdiff_t)strlen(p)), p);
+      mlirEmitError(mlirOperationGetLocation(module), message);
+      return false;
+    }
+    l->apart_intervals[l->apart_interval_count++] = (int)number;
+    p = *end ? end + 1 : end;
+  }
+  return true;
+}
+
+/* apart-intervals names intervals the program has. */
+static bool check_apart_intervals(lowerer *l) {
+  for (int i = 0; i < l->apart_interval_count; ++i)
+    if (l->apart_intervals[i] >= l->interval_count)
+      report(l, l->program, "apart-intervals names interval %d, but the program has %d (0 .. %d)",
+             l->apart_intervals[i], l->interval_count, l->interval_count - 1);
+  return l->errors == 0;
+}
+
 static MlirLogicalResult run(MlirOperation module, const void *options) {
   lowerer l;
   memset(&l, 0, sizeof(l));
@@ -2572,7 +2620,12 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   if (!parse_apart_kinds(&l, module, ((const lower_options *)options)->apart_kinds))
     return mlirLogicalResultFailure();
   l.any_apart_kind = l.any_apart_kind && apart_allowed;
-  if (find_parts(&l, module) && read_program(&l) && (!l.dataflow || plan_dataflow(&l)) && plan_launches(&l) &&
+  if (!parse_apart_intervals(&l, module, ((const lower_options *)options)->apart_intervals))
+    return mlirLogicalResultFailure();
+  if (!apart_allowed)
+    l.apart_interval_count = 0;
+  if (find_parts(&l, module) && read_program(&l) && check_apart_intervals(&l) &&
+      (!l.dataflow || plan_dataflow(&l)) && plan_launches(&l) &&
       check_names_free(&l) && record_manifest(&l))
     insert_kernel(&l);
   if (l.schedule_ready)
