@@ -7,7 +7,7 @@
 #   cross_entropy_with_stats: 107 launches), chained base -> sk -> rows -> wide (round twenty-six: in
 #   @latch_main such tiles start on code fetched from memory, which a kernel's launch brings in), and code
 #   (by number: the 51 intervals of fewer than 300 tiles whose bodies hold at least 4 KB of SASS,
-#   `bench/code_sizes.py PROG.ptx --apart-over 4 --round-robin-below 300`; 103 launches);
+#   `bench/code_sizes.py PROG.ptx --apart-over 4 --round-robin-below 300`; 101 launches);
 # - sa: the scatter's flush loads the rows of 4 matches together before adding them in order, and each chunk
 #   of indices loads while the chunk before is placed (bench/results/2026-12-08-scatter-matches-ahead.patch;
 #   today each match and each chunk waits one round trip), same bits expected, with the scatter GPU checks;
