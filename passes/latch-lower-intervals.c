@@ -232,11 +232,13 @@ typedef struct lowerer {
   bool barrier_red;        /* latch-lower-intervals{barrier-red} (never with table dispatch) */
   bool attention_kernels;  /* latch-lower-intervals{attention-kernels} (never with the four above) */
   bool apart_kind[LATCH_OP_COUNT]; /* latch-lower-intervals{apart-kinds}, likewise */
-  bool any_apart_kind;
   int apart_intervals[LATCH_OPTION_STRING_MAX / 2]; /* latch-lower-intervals{apart-intervals}, likewise */
   int apart_interval_count;
+  /* Per interval, once the program is read: whether apart-kinds or apart-intervals names it (null when
+   * neither names any, or apart kernels are not allowed). */
+  bool *named_apart;
   /* The update's kernels in launch order (docs/device-abi.md "Launches"): @latch_main alone, or with
-   * attention-kernels or apart-kinds its parts and the apart intervals' kernels. */
+   * attention-kernels, apart-kinds or apart-intervals its parts and the apart intervals' kernels. */
   struct launch *launches;
   int launch_count;
   /* With dataflow, per wave of the program (interval by interval, wave by wave): the tasks whose tiles
@@ -801,26 +803,11 @@ static bool wave_solo(const writer *w, const lowerer *l, int interval, int wave)
          wave_attention_grad(l, interval, wave);
 }
 
-/* Whether interval `interval` holds a task with tiles of a kind that apart-kinds names. */
-static bool interval_of_apart_kind(const lowerer *l, int interval) {
-  for (size_t i = 0; i < l->task_count; ++i)
-    if (l->tasks[i].interval == interval && l->tasks[i].tiles > 0 && l->apart_kind[latch_op_kind_of(l->tasks[i].op)])
-      return true;
-  return false;
-}
-
-static bool interval_listed_apart(const lowerer *l, int interval) {
-  for (int i = 0; i < l->apart_interval_count; ++i)
-    if (l->apart_intervals[i] == interval)
-      return true;
-  return false;
-}
-
 /* Whether interval `interval` runs apart from @latch_main (its staged kernels): each of its waves is round
  * robin, and with attention-kernels all of them are attention-gradient tiles, or it holds a task of a kind
  * that apart-kinds names, or apart-intervals names it. */
 static bool interval_apart(const lowerer *l, int interval) {
-  if (!(l->attention_kernels || l->any_apart_kind || l->apart_interval_count) || l->interval_waves[interval] == 0)
+  if (!(l->attention_kernels || l->named_apart) || l->interval_waves[interval] == 0)
     return false;
   bool attention = l->attention_kernels;
   for (int wave = 0; wave < l->interval_waves[interval]; ++wave) {
@@ -828,8 +815,7 @@ static bool interval_apart(const lowerer *l, int interval) {
       return false;
     attention = attention && wave_attention_grad(l, interval, wave);
   }
-  return attention || (l->any_apart_kind && interval_of_apart_kind(l, interval)) ||
-         interval_listed_apart(l, interval);
+  return attention || (l->named_apart && l->named_apart[interval]);
 }
 
 /* The update's kernels in launch order: the parts of @latch_main (the first named latch_main, then
@@ -2552,7 +2538,7 @@ static bool parse_apart_kinds(lowerer *l, MlirOperation module, const char *text
       mlirEmitError(mlirOperationGetLocation(module), message);
       return false;
     }
-    l->apart_kind[kind] = l->any_apart_kind = true;
+    l->apart_kind[kind] = true;
     p = end ? end + 1 : p + length;
   }
   return true;
@@ -2579,13 +2565,34 @@ static bool parse_apart_intervals(lowerer *l, MlirOperation module, const char *
   return true;
 }
 
-/* apart-intervals names intervals the program has. */
-static bool check_apart_intervals(lowerer *l) {
+/* Once the program is read: the intervals that apart-kinds (a task with tiles of a named kind) or
+ * apart-intervals names, which must be intervals the program has. With `allowed` false (apart kernels
+ * excluded by other options) neither is looked at. */
+static bool mark_named_apart(lowerer *l, bool allowed) {
+  if (!allowed)
+    return true;
   for (int i = 0; i < l->apart_interval_count; ++i)
     if (l->apart_intervals[i] >= l->interval_count)
       report(l, l->program, "apart-intervals names interval %d, but the program has %d (0 .. %d)",
              l->apart_intervals[i], l->interval_count, l->interval_count - 1);
-  return l->errors == 0;
+  if (l->errors)
+    return false;
+  bool *named = calloc((size_t)l->interval_count + 1, sizeof(bool));
+  if (!named) {
+    report(l, l->program, "out of memory");
+    return false;
+  }
+  bool any = false;
+  for (size_t i = 0; i < l->task_count; ++i)
+    if (l->tasks[i].tiles > 0 && l->apart_kind[latch_op_kind_of(l->tasks[i].op)])
+      any = named[l->tasks[i].interval] = true;
+  for (int i = 0; i < l->apart_interval_count; ++i)
+    any = named[l->apart_intervals[i]] = true;
+  if (any)
+    l->named_apart = named;
+  else
+    free(named);
+  return true;
 }
 
 static MlirLogicalResult run(MlirOperation module, const void *options) {
@@ -2617,14 +2624,10 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
    * and the CTAs' numbering (claimed once per update) do not allow. */
   bool apart_allowed = !l.dataflow && !l.table_dispatch && !l.number_ctas;
   l.attention_kernels = ((const lower_options *)options)->attention_kernels && apart_allowed;
-  if (!parse_apart_kinds(&l, module, ((const lower_options *)options)->apart_kinds))
+  if (!parse_apart_kinds(&l, module, ((const lower_options *)options)->apart_kinds) ||
+      !parse_apart_intervals(&l, module, ((const lower_options *)options)->apart_intervals))
     return mlirLogicalResultFailure();
-  l.any_apart_kind = l.any_apart_kind && apart_allowed;
-  if (!parse_apart_intervals(&l, module, ((const lower_options *)options)->apart_intervals))
-    return mlirLogicalResultFailure();
-  if (!apart_allowed)
-    l.apart_interval_count = 0;
-  if (find_parts(&l, module) && read_program(&l) && check_apart_intervals(&l) &&
+  if (find_parts(&l, module) && read_program(&l) && mark_named_apart(&l, apart_allowed) &&
       (!l.dataflow || plan_dataflow(&l)) && plan_launches(&l) &&
       check_names_free(&l) && record_manifest(&l))
     insert_kernel(&l);
@@ -2641,6 +2644,7 @@ static MlirLogicalResult run(MlirOperation module, const void *options) {
   free(l.dep_start);
   free(l.wave_deps);
   free(l.launches);
+  free(l.named_apart);
   return l.errors ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }
 
