@@ -130,17 +130,17 @@ bool latch_small_product_by_warp(int64_t k);
  * tiles of 64 columns x 256 rows TinyMoE's d = 512 read every row 8 times (x 5 the bytes of x and dy:
  * 15-20 us tiles at 2x1024 that ended their intervals, and some 2 ms of the 32x1024 update, per-tile
  * trace 2026-12-03). Few chunks keep the last tile's sum of the parts short. */
+#define LATCH_NORM_DW_COLUMNS 256
+#define LATCH_NORM_DW_MIN_CHUNK_ROWS 64
+#define LATCH_NORM_DW_MAX_CHUNK_ROWS 1024
+#define LATCH_NORM_DW_MAX_CHUNKS 128
+int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows);
 /* rmsnorm_grad's dx tiles: a warp per row, LATCH_WARP_ROW_TILE rows, or LATCH_NORM_DX_WIDE_ROW_TILE (two
  * rows per warp) where that gives the task no more tiles than the grid has CTAs: with 8-row tiles TinyMoE
  * 2x1024's 256 dx tiles came after the 64 dw tiles, and 56 CTAs ran a dw tile and then a dx tile, ending
  * each interval (H100, 2026-12-07: 14-20 us against 6 us for a CTA with one dx tile). */
 #define LATCH_NORM_DX_WIDE_ROW_TILE 16
 int64_t latch_rmsnorm_grad_dx_rows(int64_t rows, int64_t columns);
-#define LATCH_NORM_DW_COLUMNS 256
-#define LATCH_NORM_DW_MIN_CHUNK_ROWS 64
-#define LATCH_NORM_DW_MAX_CHUNK_ROWS 1024
-#define LATCH_NORM_DW_MAX_CHUNKS 128
-int64_t latch_rmsnorm_grad_chunk_rows(int64_t rows);
 /* task.grouped_matmul_weight_grad_concat's device template runs 128-column product tiles over dw's 2 N
  * columns, each reading dy0 or dy1: N must be a multiple of this so that no tile straddles the two.
  * latch-fold-weight-split makes the op only then. */

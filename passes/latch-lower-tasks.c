@@ -3144,8 +3144,8 @@ static int lane_sum(gen *g, const int *terms, int64_t n, int lane) {
   return sum;
 }
 
-/* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ... (held in
- * registers when the row fits), then the butterfly (the same bits on every lane). */
+/* The sum of squares of a row held in the lanes' registers (lane_row's `v`), then the butterfly (the same
+ * bits on every lane). */
 static int lane_row_sum_of_squares(gen *g, const int *v, int64_t d, int lane) {
   int squares[ROW_LANE_PARTS];
   for (int64_t m = 0; m < ceil_div(d, 32); ++m)
@@ -3153,6 +3153,8 @@ static int lane_row_sum_of_squares(gen *g, const int *v, int64_t d, int lane) {
   return warp_combine(g, "arith.addf", lane_sum(g, squares, d, lane));
 }
 
+/* The sum of squares of row `base` (d elements) over a warp: lane l adds columns l, l + 32, ... (held in
+ * registers when the row fits), then the butterfly (the same bits on every lane). */
 static int warp_sum_of_squares(gen *g, const tensor_ref *x, int base, int64_t d, int lane) {
   if (row_in_lanes(d)) {
     int v[ROW_LANE_PARTS];
